@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/** Every outcome the classifier can return. */
+export const OutcomeSchema = z.enum([
+  "TOOL_SUCCESS",
+  "HTTP_ERROR",
+  "JSONRPC_ERROR",
+  "TOOL_ERROR",
+  "INPUT_REQUIRED",
+  "MALFORMED_JSON",
+  "INVALID_ENVELOPE",
+  "INVALID_TOOL_RESULT",
+  "NOTIFICATION_ACCEPTED",
+  "STREAM_INCOMPLETE",
+]);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+export const LayerSchema = z.enum(["transport", "protocol", "interaction", "application"]);
+export type Layer = z.infer<typeof LayerSchema>;
+
+export const RetryDecisionSchema = z.enum([
+  "none",
+  "conditional",
+  "fix-input",
+  "follow-up",
+  "tool-semantics",
+  "investigate",
+  "do-not-retry",
+  "reauthorize",
+  "renegotiate",
+  "reinitialize",
+]);
+export type RetryDecision = z.infer<typeof RetryDecisionSchema>;
+
+export const RetryAdviceSchema = z.object({
+  decision: RetryDecisionSchema,
+  afterMs: z.number().int().nonnegative().optional(),
+  reason: z.string(),
+  maxAttempts: z.number().int().nonnegative().optional(),
+  initialBackoffMs: z.number().int().nonnegative().optional(),
+  inputKeys: z.array(z.string()).optional(),
+  supportedVersions: z.array(z.string()).optional(),
+});
+export type RetryAdvice = z.infer<typeof RetryAdviceSchema>;
+
+export const FindingSchema = z.object({
+  severity: z.enum(["error", "warning", "info"]),
+  code: z.string(),
+  message: z.string(),
+  specRef: z.string().optional(),
+});
+export type Finding = z.infer<typeof FindingSchema>;
+
+export const ProtocolVersionSchema = z.enum(["2025-06-18", "2025-11-25", "2026-07-28"]);
+export type ProtocolVersion = z.infer<typeof ProtocolVersionSchema>;
+
+/** The classifier's answer: one outcome, the layer it belongs to, retry advice and every finding. */
+export const VerdictSchema = z
+  .object({
+    outcome: OutcomeSchema,
+    layer: LayerSchema,
+    status: z.number().int().optional(),
+    code: z.number().int().optional(),
+    retry: RetryAdviceSchema,
+    findings: z.array(FindingSchema),
+    protocolVersion: ProtocolVersionSchema.optional(),
+    protocolVersionSource: z.enum(["input", "header", "meta", "detected", "default"]).optional(),
+    transport: z.enum(["json", "sse", "empty", "other"]).optional(),
+    id: z.union([z.string(), z.number()]).nullable().optional(),
+  })
+  .catchall(z.unknown());
+export type Verdict = z.infer<typeof VerdictSchema>;

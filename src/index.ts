@@ -1,0 +1,19 @@
+import { Hono } from "hono";
+import { ApiError } from "./api-error.ts";
+import { classifyRoutes } from "../routes/classify.ts";
+
+export { SessionObject } from "./session/session-object.ts";
+
+const app = new Hono<{ Bindings: Env }>();
+
+app.get("/health", (c) => c.json({ ok: true }));
+app.route("/classify", classifyRoutes);
+
+app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}` } }, 404));
+app.onError((err, c) => {
+  if (err instanceof ApiError) return c.json(err.toJSON(), err.status);
+  console.error("unhandled error", err);
+  return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
+});
+
+export default app;
