@@ -1,3 +1,88 @@
 import { Hono } from "hono";
-// Placeholder; the /classify route replaces this file.
+import { ApiError } from "../src/api-error.ts";
+import { classify } from "../src/classify/index.ts";
+import { exchangeFromRawHttp, parseClassifyInput, parseJsonText, type InputError } from "../src/classify/input.ts";
+
+/** The largest request body accepted, in bytes (1 MiB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** The most exchanges one request may carry (array elements, or JSON-RPC entries of a HAR). */
+export const MAX_EXCHANGES = 100;
+
+const SUPPORTED_TYPES = "application/json (one exchange, an array of exchanges, or a HAR 1.2 document) or message/http (a raw response as `curl -si` prints it)";
+
+/** POST /classify: one exchange, an array of them, a HAR document, or a raw HTTP response in; verdicts out. */
 export const classifyRoutes = new Hono<{ Bindings: Env }>();
+
+classifyRoutes.post("/", async (c) => {
+  const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const isJson = mediaType === "application/json" || /^application\/[\w.+-]+\+json$/.test(mediaType);
+  const isHttp = mediaType === "message/http";
+  if (!isJson && !isHttp) {
+    const got = mediaType === "" ? "no Content-Type" : `Content-Type ${mediaType}`;
+    throw new ApiError(415, "unsupported_media_type", `Cannot classify ${got}; send ${SUPPORTED_TYPES}`);
+  }
+
+  const text = await readText(c.req.raw, MAX_BODY_BYTES);
+  const now = Date.now();
+
+  if (isHttp) {
+    const query = c.req.query();
+    const params = { expectedId: query.expectedId, method: query.method, protocolVersion: query.protocolVersion };
+    const exchange = exchangeFromRawHttp(text, params, (name) => `query.${name}`);
+    if (!exchange.ok) throw inputError(exchange.error);
+    return c.json(classify(exchange.value, { now }));
+  }
+
+  const json = parseJsonText(text);
+  if (!json.ok) throw inputError(json.error);
+  const input = parseClassifyInput(json.value, { maxExchanges: MAX_EXCHANGES });
+  if (!input.ok) throw inputError(input.error);
+  switch (input.value.kind) {
+    case "single":
+      return c.json(classify(input.value.exchange, { now }));
+    case "batch":
+      return c.json(input.value.exchanges.map((exchange) => classify(exchange, { now })));
+    case "har": {
+      const entries = input.value.entries.map(({ index, method, id, exchange }) => ({ index, method, id, verdict: classify(exchange, { now }) }));
+      const { skipped } = input.value;
+      return c.json(skipped.length > 0 ? { entries, skipped } : { entries });
+    }
+  }
+});
+
+function inputError(error: InputError): ApiError {
+  if (error.kind === "too_many") return new ApiError(413, "too_many_exchanges", error.message, error.issues);
+  return new ApiError(400, "invalid_request", error.message, error.issues);
+}
+
+/**
+ * Reads the body as UTF-8 text, refusing more than `limit` bytes: first by the declared
+ * Content-Length, then by counting while reading, since a chunked upload declares none.
+ */
+async function readText(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => new ApiError(413, "payload_too_large", `The request body is larger than ${limit} bytes (1 MiB)`);
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
+  if (!request.body) return "";
+
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}

@@ -1,13 +1,20 @@
 import { Hono } from "hono";
 import { ApiError } from "./api-error.ts";
 import { classifyRoutes } from "../routes/classify.ts";
+import { mcpRoutes } from "../routes/mcp.ts";
+import { scenarioRoutes } from "../routes/scenarios.ts";
+import { sessionRoutes } from "../routes/sessions.ts";
 
 export { SessionObject } from "./session/session-object.ts";
+export { SessionIndex } from "./session/session-index.ts";
 
 const app = new Hono<{ Bindings: Env }>();
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.route("/classify", classifyRoutes);
+app.route("/api/sessions", sessionRoutes);
+app.route("/api/scenarios", scenarioRoutes);
+app.route("/", mcpRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}` } }, 404));
 app.onError((err, c) => {

@@ -1,0 +1,17 @@
+import { Hono } from "hono";
+import { ErrorCode, errorMessage } from "../src/mcp/jsonrpc.ts";
+import { checkOrigin } from "../src/origin.ts";
+import { DEFAULT_SESSION_ID, ensureDefaultSession, sessionStub } from "../src/session/access.ts";
+
+async function forward(env: Env, id: string, request: Request): Promise<Response> {
+  const refused = checkOrigin(request, env.ALLOWED_HOSTS);
+  // The body MAY be a JSON-RPC error response with no id (2025-11-25 transports, Security Warning).
+  if (refused) return Response.json(errorMessage(undefined, ErrorCode.InvalidRequest, `Forbidden: ${refused}`), { status: 403 });
+  if (id === DEFAULT_SESSION_ID) await ensureDefaultSession(env);
+  return sessionStub(env, id).fetch(request);
+}
+
+/** The MCP endpoints: /mcp is the default session; /s/{id}/mcp is any session. */
+export const mcpRoutes = new Hono<{ Bindings: Env }>()
+  .all("/mcp", (c) => forward(c.env, DEFAULT_SESSION_ID, c.req.raw))
+  .all("/s/:id/mcp", (c) => forward(c.env, c.req.param("id"), c.req.raw));

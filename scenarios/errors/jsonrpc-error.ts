@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineScenario } from "../../src/scenario.ts";
+
+export default defineScenario({
+  id: "errors.jsonrpc_error",
+  title: "JSON-RPC error",
+  summary: "HTTP 200 carrying a JSON-RPC error on the Nth tools/call, whatever the tool.",
+  layer: "protocol",
+  params: z.object({
+    code: z.number().int().default(-32602).describe("JSON-RPC error code"),
+    message: z.string().min(1).default("Invalid params (injected by Faultline)"),
+    data: z.unknown().optional(),
+    nth: z.number().int().min(1).default(1).describe("Which tools/call fails (1 = the first)"),
+  }),
+  example: { code: -32602, message: "Invalid params: quantity must be positive", nth: 2 },
+  decide: ({ params, request, counters }) => {
+    if (request.method !== "tools/call" || counters.method !== params.nth) return undefined;
+    return {
+      fault: { kind: "jsonrpc_error", code: params.code, message: params.message, data: params.data, httpStatus: 200 },
+      rule: `tools/call #${counters.method} is the nth (${params.nth})`,
+    };
+  },
+});

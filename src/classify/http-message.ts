@@ -1,0 +1,199 @@
+/** A parsed HTTP response: the last one in the text, with the body de-chunked when it was chunked. */
+export interface HttpMessage {
+  /** "1.1", "2", "3" … as written after `HTTP/`. */
+  httpVersion: string;
+  status: number;
+  reason: string;
+  /** Header names keep the case of their first occurrence; repeated headers are joined with ", ". */
+  headers: Record<string, string>;
+  body: string;
+  /** How many responses the text held (1xx, proxy CONNECT and redirect responses come before the last one). */
+  responses: number;
+}
+
+/** Why a text is not an HTTP response; `line` is 1-based when the problem sits on one line. */
+export interface HttpMessageError {
+  code: "empty" | "not_http_response" | "invalid_status_line" | "invalid_header";
+  message: string;
+  line?: number;
+}
+
+export type HttpMessageResult = { ok: true; message: HttpMessage } | { ok: false; error: HttpMessageError };
+
+// RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ]; curl prints
+// HTTP/2 and HTTP/3 status lines as "HTTP/2 200" with no reason phrase.
+const STATUS_LINE = /^HTTP\/(\d(?:\.\d)?) +(\d{3})(?: (.*))?$/;
+const LOOKS_LIKE_STATUS_LINE = /^HTTP\/\S* /;
+// RFC 9110 §5.1: field-name = token.
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Parses a raw HTTP response as `curl -si` prints it: status line, headers, blank line, body.
+ * CRLF and LF line ends are both accepted. When several responses follow one another
+ * (`100 Continue`, `curl -L` redirects, a proxy's `200 Connection established`) the last one wins.
+ */
+export function parseHttpMessage(text: string): HttpMessageResult {
+  const lines = new LineReader(text.replace(/^\uFEFF/, ""));
+  lines.skipBlankLines();
+  if (lines.done()) return fail("empty", "The input is empty: expected an HTTP response starting with a status line such as 'HTTP/1.1 200 OK'.");
+
+  let responses = 0;
+  for (;;) {
+    const statusLineNumber = lines.lineNumber;
+    const statusLine = lines.next() ?? "";
+    const status = STATUS_LINE.exec(statusLine);
+    if (!status) {
+      if (responses === 0 && !LOOKS_LIKE_STATUS_LINE.test(statusLine)) {
+        return fail("not_http_response", `Expected a status line such as 'HTTP/1.1 200 OK', got ${quote(statusLine)}.`, statusLineNumber);
+      }
+      return fail("invalid_status_line", `Invalid status line ${quote(statusLine)}: expected 'HTTP/<version> <3-digit status> [reason]'.`, statusLineNumber);
+    }
+    responses += 1;
+    const code = Number(status[2]);
+    if (code < 100 || code > 599) {
+      return fail("invalid_status_line", `Status ${code} is outside 100-599.`, statusLineNumber);
+    }
+
+    const headers = readHeaders(lines);
+    if ("error" in headers) return { ok: false, error: headers.error };
+
+    // Another status line right after the header block means this response had no body
+    // printed (interim 1xx, CONNECT, or a redirect curl followed): move on to the next one.
+    if (STATUS_LINE.test(lines.peek() ?? "")) continue;
+
+    const rawBody = lines.rest();
+    return {
+      ok: true,
+      message: {
+        httpVersion: status[1] ?? "",
+        status: code,
+        reason: status[3]?.trim() ?? "",
+        headers: headers.fields,
+        body: isChunked(headers.fields) ? (dechunk(rawBody) ?? rawBody) : rawBody,
+        responses,
+      },
+    };
+  }
+}
+
+function readHeaders(lines: LineReader): { fields: Record<string, string> } | { error: HttpMessageError } {
+  const fields: Record<string, string> = {};
+  const namesByLowerCase = new Map<string, string>();
+  let last: string | undefined;
+  for (;;) {
+    const lineNumber = lines.lineNumber;
+    const line = lines.next();
+    if (line === undefined || line === "") return { fields };
+    // RFC 9112 §5.2: obsolete line folding; a recipient MAY replace it with a space.
+    if ((line.startsWith(" ") || line.startsWith("\t")) && last !== undefined) {
+      fields[last] = `${fields[last]} ${line.trim()}`;
+      continue;
+    }
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon) : "";
+    if (!HEADER_NAME.test(name)) {
+      return { error: { code: "invalid_header", message: `Invalid header line ${quote(line)}: expected 'Name: value'.`, line: lineNumber } };
+    }
+    const value = line.slice(colon + 1).trim();
+    const known = namesByLowerCase.get(name.toLowerCase());
+    if (known === undefined) {
+      namesByLowerCase.set(name.toLowerCase(), name);
+      fields[name] = value;
+      last = name;
+    } else {
+      fields[known] = `${fields[known]}, ${value}`;
+      last = known;
+    }
+  }
+}
+
+function isChunked(headers: Record<string, string>): boolean {
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() === "transfer-encoding" && /(?:^|,)\s*chunked\s*$/i.test(value)) return true;
+  }
+  return false;
+}
+
+/**
+ * Decodes a chunked body (RFC 9112 §7.1), or returns undefined when the text is not chunked
+ * framing. curl decodes chunked bodies itself but still prints the header, so a body that does
+ * not parse as chunks is taken as already decoded. Sizes count UTF-8 bytes; LF-only line ends
+ * (a capture saved through an editor) are accepted.
+ */
+export function dechunk(body: string): string | undefined {
+  const bytes = new TextEncoder().encode(body);
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = bytes.indexOf(0x0a, at);
+    if (lineEnd < 0) return undefined;
+    const sizeLine = new TextDecoder().decode(bytes.subarray(at, lineEnd)).replace(/\r$/, "");
+    const size = /^([0-9A-Fa-f]{1,8})[ \t]*(?:;.*)?$/.exec(sizeLine);
+    if (!size) return undefined;
+    const length = Number.parseInt(size[1] ?? "", 16);
+    at = lineEnd + 1;
+    if (length === 0) break;
+    if (at + length > bytes.length) return undefined;
+    out.push(bytes.subarray(at, at + length));
+    at += length;
+    if (bytes[at] === 0x0d) at += 1;
+    if (bytes[at] !== 0x0a) return undefined;
+    at += 1;
+  }
+  // Trailer fields may follow the last chunk; they carry nothing the classifier reads.
+  const joined = new Uint8Array(out.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of out) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return new TextDecoder().decode(joined);
+}
+
+/** Reads lines ending in LF or CRLF while keeping the offset, so the body is returned untouched. */
+class LineReader {
+  private readonly text: string;
+  private offset = 0;
+  lineNumber = 1;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  done(): boolean {
+    return this.offset >= this.text.length;
+  }
+
+  peek(): string | undefined {
+    if (this.done()) return undefined;
+    const end = this.text.indexOf("\n", this.offset);
+    return this.text.slice(this.offset, end < 0 ? this.text.length : end).replace(/\r$/, "");
+  }
+
+  next(): string | undefined {
+    const line = this.peek();
+    if (line === undefined) return undefined;
+    const end = this.text.indexOf("\n", this.offset);
+    this.offset = end < 0 ? this.text.length : end + 1;
+    this.lineNumber += 1;
+    return line;
+  }
+
+  skipBlankLines(): void {
+    while (!this.done() && this.peek()?.trim() === "") this.next();
+  }
+
+  rest(): string {
+    const rest = this.text.slice(this.offset);
+    this.offset = this.text.length;
+    return rest;
+  }
+}
+
+function fail(code: HttpMessageError["code"], message: string, line?: number): HttpMessageResult {
+  return { ok: false, error: { code, message, ...(line === undefined ? {} : { line }) } };
+}
+
+function quote(line: string): string {
+  return JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line);
+}

@@ -1,0 +1,237 @@
+import { z } from "zod";
+import { ExchangeSchema, type Exchange } from "./exchange.ts";
+import { exchangesFromHar, HarSchema, looksLikeHar, type HarExchange, type HarSkip } from "./har.ts";
+import { parseHttpMessage } from "./http-message.ts";
+
+/** One broken rule in the input: where (`[3].response.status`), which rule, and a sentence. */
+export interface InputIssue {
+  path: string;
+  rule: string;
+  message: string;
+}
+
+/** Why an input was refused: `too_many` when it holds more exchanges than allowed, else `invalid`. */
+export interface InputError {
+  kind: "invalid" | "too_many";
+  message: string;
+  issues: InputIssue[];
+}
+
+/** What a caller sent, normalized: one exchange, a list of them, or the JSON-RPC entries of a HAR. */
+export type ClassifyInput =
+  | { kind: "single"; exchange: Exchange }
+  | { kind: "batch"; exchanges: Exchange[] }
+  | { kind: "har"; entries: HarExchange[]; skipped: HarSkip[] };
+
+export type InputResult<T> = { ok: true; value: T } | { ok: false; error: InputError };
+
+export interface InputOptions {
+  /** The most exchanges one input may hold (an array's length, a HAR's JSON-RPC entries). */
+  maxExchanges?: number;
+}
+
+const RequestShape = ExchangeSchema.shape.request.unwrap().shape;
+const ResponseShape = ExchangeSchema.shape.response.shape;
+const { expectedId, method, protocolVersion } = ExchangeSchema.shape;
+
+/** `{request?: {headers?, body?}, response: {status, headers?, body}, expectedId?, method?, protocolVersion?}`. */
+export const NestedExchangeInputSchema = z.strictObject({
+  request: z.strictObject(RequestShape).optional(),
+  response: z.strictObject(ResponseShape),
+  expectedId,
+  method,
+  protocolVersion,
+});
+export type NestedExchangeInput = z.infer<typeof NestedExchangeInputSchema>;
+
+/** `{status, headers?, body, expectedId?, method?, protocolVersion?}`: the response fields at the top. */
+export const FlatExchangeInputSchema = z.strictObject({
+  ...ResponseShape,
+  expectedId,
+  method,
+  protocolVersion,
+});
+export type FlatExchangeInput = z.infer<typeof FlatExchangeInputSchema>;
+
+/**
+ * Query parameters (or CLI options) that go with a raw HTTP response. `expectedId=1` is the
+ * integer 1, `expectedId="1"` (quoted) is the string "1", any other text is taken as a string.
+ */
+export const HttpMessageParamsSchema = z.object({
+  expectedId: z
+    .string()
+    .min(1, "must not be empty")
+    .transform((raw, ctx): string | number => {
+      if (/^-?\d+$/.test(raw)) {
+        const number = Number(raw);
+        if (Number.isSafeInteger(number)) return number;
+        ctx.addIssue({ code: "custom", message: `${raw} is outside the safe integer range; quote it ("${raw}") to mean a string id` });
+        return z.NEVER;
+      }
+      if (raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"')) return raw.slice(1, -1);
+      return raw;
+    })
+    .optional(),
+  method: z.string().min(1, "must not be empty").optional(),
+  protocolVersion: z.string().min(1, "must not be empty").optional(),
+});
+export type HttpMessageParams = z.input<typeof HttpMessageParamsSchema>;
+
+const SHAPES_HINT = 'an exchange object ({status, body} or {response: {status, body}}), an array of exchanges, or a HAR document ({"log": {"entries": [...]}})';
+
+/** Parses JSON text; on failure the issue names the position, line and column when the runtime reports one. */
+export function parseJsonText(text: string): InputResult<unknown> {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    const position = /at position (\d+)/.exec(detail)?.[1];
+    let where = "";
+    if (position !== undefined && !/\(line \d+/.test(detail)) {
+      const before = text.slice(0, Number(position));
+      const line = before.split("\n").length;
+      const column = before.length - before.lastIndexOf("\n");
+      where = ` (line ${line} column ${column})`;
+    }
+    const message = text.trim() === "" ? "The body is empty: expected JSON" : `The body is not valid JSON: ${detail}${where}`;
+    return invalid([{ path: "(root)", rule: "invalid_json", message }]);
+  }
+}
+
+/**
+ * Normalizes any accepted JSON shape into exchanges: a HAR document (detected by its `log`
+ * object), an array of exchanges, or one exchange in the flat or nested form (nested when it
+ * has a `response` key).
+ */
+export function parseClassifyInput(value: unknown, options: InputOptions = {}): InputResult<ClassifyInput> {
+  const max = options.maxExchanges ?? Number.POSITIVE_INFINITY;
+
+  if (Array.isArray(value)) {
+    if (value.length > max) {
+      return tooMany(`At most ${max} exchanges per request; this array has ${value.length}`, "(root)");
+    }
+    const exchanges: Exchange[] = [];
+    const issues: InputIssue[] = [];
+    value.forEach((element, index) => {
+      const result = parseExchangeInput(element, [index]);
+      if (result.ok) exchanges.push(result.value);
+      else issues.push(...result.error.issues);
+    });
+    if (issues.length > 0) return invalid(issues);
+    return { ok: true, value: { kind: "batch", exchanges } };
+  }
+
+  if (looksLikeHar(value)) {
+    const har = HarSchema.safeParse(value);
+    if (!har.success) return invalid(issuesFromZod(har.error, []));
+    const { exchanges: entries, skipped } = exchangesFromHar(har.data);
+    if (entries.length > max) {
+      return tooMany(`At most ${max} exchanges per request; this HAR has ${entries.length} JSON-RPC entries`, "log.entries");
+    }
+    return { ok: true, value: { kind: "har", entries, skipped } };
+  }
+
+  if (!isObject(value)) {
+    return invalid([{ path: "(root)", rule: "invalid_type", message: `Expected ${SHAPES_HINT}; got ${typeName(value)}` }]);
+  }
+  const single = parseExchangeInput(value, []);
+  return single.ok ? { ok: true, value: { kind: "single", exchange: single.value } } : single;
+}
+
+/** Validates one exchange in the flat or nested form and returns it as an Exchange; issue paths start at `at`. */
+export function parseExchangeInput(value: unknown, at: Array<string | number> = []): InputResult<Exchange> {
+  if (!isObject(value)) {
+    return invalid([{ path: formatPath(at), rule: "invalid_type", message: `Expected an exchange object; got ${typeName(value)}` }]);
+  }
+  if ("response" in value) {
+    const nested = NestedExchangeInputSchema.safeParse(value);
+    if (!nested.success) return invalid(issuesFromZod(nested.error, at));
+    return { ok: true, value: withoutUndefined(nested.data) };
+  }
+  const flat = FlatExchangeInputSchema.safeParse(value);
+  if (!flat.success) return invalid(issuesFromZod(flat.error, at));
+  const { status, headers, body, ...rest } = flat.data;
+  return { ok: true, value: withoutUndefined({ response: withoutUndefined({ status, headers, body }), ...rest }) };
+}
+
+/**
+ * Turns a raw HTTP response (as `curl -si` prints it) and its parameters into an Exchange.
+ * Problems in the message have the path "(body)"; problems in a parameter are named by
+ * `paramPath` (the route says "query.expectedId", the CLI "--expected-id").
+ */
+export function exchangeFromRawHttp(
+  text: string,
+  params: HttpMessageParams = {},
+  paramPath: (name: string) => string = (name) => name,
+): InputResult<Exchange> {
+  const parsedParams = HttpMessageParamsSchema.safeParse(params);
+  if (!parsedParams.success) {
+    return invalid(
+      parsedParams.error.issues.map((issue) => ({
+        path: paramPath(issue.path.map(String).join(".")),
+        rule: issue.code,
+        message: issue.message,
+      })),
+    );
+  }
+  const parsed = parseHttpMessage(text);
+  if (!parsed.ok) {
+    const where = parsed.error.line === undefined ? "" : ` (line ${parsed.error.line})`;
+    return invalid([{ path: "(body)", rule: parsed.error.code, message: `${parsed.error.message}${where}` }]);
+  }
+  const { status, headers, body } = parsed.message;
+  return { ok: true, value: withoutUndefined({ response: { status, headers, body }, ...parsedParams.data }) };
+}
+
+/** True when text looks like a raw HTTP response rather than JSON (it starts with `HTTP/`). */
+export function looksLikeRawHttp(text: string): boolean {
+  return /^\uFEFF?\s*HTTP\//.test(text);
+}
+
+/** Formats a path as `[3].response.status`; keys that are not plain names are quoted (`headers["a b"]`). */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(String(part))) out += out === "" ? String(part) : `.${String(part)}`;
+    else out += `[${JSON.stringify(String(part))}]`;
+  }
+  return out === "" ? "(root)" : out;
+}
+
+function issuesFromZod(error: z.ZodError, at: Array<string | number>): InputIssue[] {
+  return error.issues.flatMap((issue): InputIssue[] => {
+    const base = [...at, ...issue.path.map((part) => (typeof part === "symbol" ? String(part) : part))];
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ path: formatPath([...base, key]), rule: issue.code, message: `Unknown field "${key}"` }));
+    }
+    // zod reports a missing z.unknown() field (a body) as "expected nonoptional".
+    const message = issue.code === "invalid_type" && issue.expected === "nonoptional" ? "Required" : issue.message;
+    return [{ path: formatPath(base), rule: issue.code, message }];
+  });
+}
+
+function invalid(issues: InputIssue[]): { ok: false; error: InputError } {
+  const first = issues[0];
+  const message = first ? `${first.path}: ${first.message} (${first.rule})` : "invalid input";
+  return { ok: false, error: { kind: "invalid", message, issues } };
+}
+
+function tooMany(message: string, path: string): { ok: false; error: InputError } {
+  return { ok: false, error: { kind: "too_many", message, issues: [{ path, rule: "max_exchanges", message }] } };
+}
+
+/** Drops keys whose value is undefined, so verdict input and JSON output stay minimal. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}

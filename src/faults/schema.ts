@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+const RetryAfterSchema = z
+  .union([z.number().int().nonnegative(), z.string().min(1)])
+  .describe("Seconds to wait, or an HTTP-date; sent as Retry-After");
+
+const BodyKindSchema = z
+  .enum(["empty", "text", "html", "json", "jsonrpc"])
+  .describe("What the error body holds: nothing, plain text, an HTML page, a JSON object or a JSON-RPC error");
+
+/**
+ * Every fault the interpreter can perform. Scenarios decide which one applies; src/faults/perform.ts performs it.
+ * The same schema validates the `fault` of each rule in the `script` scenario.
+ */
+export const FaultSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("http_status"),
+    status: z.number().int().min(400).max(599),
+    retryAfter: RetryAfterSchema.optional(),
+    body: BodyKindSchema.default("empty"),
+  }),
+  z.object({
+    kind: z.literal("jsonrpc_error"),
+    code: z.number().int(),
+    message: z.string().default("Injected error"),
+    data: z.unknown().optional(),
+    httpStatus: z.number().int().min(200).max(599).default(200),
+  }),
+  z.object({ kind: z.literal("tool_error"), text: z.string().default("The tool failed (injected by Faultline).") }),
+  z.object({ kind: z.literal("respond_sse") }),
+  z.object({ kind: z.literal("delay"), ms: z.number().int().min(0).max(600_000) }),
+  z.object({
+    kind: z.literal("stall_stream"),
+    ms: z.number().int().min(0).max(600_000).describe("How long the stream stays silent after its first event"),
+  }),
+  z.object({
+    kind: z.literal("drip"),
+    chunkBytes: z.number().int().min(1).max(65_536).default(8),
+    intervalMs: z.number().int().min(1).max(60_000).default(250),
+  }),
+  z.object({
+    kind: z.literal("hang"),
+    ms: z.number().int().min(0).max(600_000).describe("How long the stream stays open, with keep-alives, before it is closed with no response"),
+  }),
+  z.object({
+    kind: z.literal("cut_stream"),
+    priming: z.boolean().default(false).describe("Legacy only: send a priming event id and retry so the client can resume with Last-Event-ID"),
+    retryMs: z.number().int().min(0).max(60_000).default(500),
+  }),
+  z.object({ kind: z.literal("malformed"), variant: z.enum(["invalid_json", "truncated_json", "wrong_content_type", "html_page"]) }),
+  z.object({ kind: z.literal("envelope"), variant: z.enum(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"]) }),
+  z.object({ kind: z.literal("bad_result"), variant: z.enum(["content_not_array", "unknown_result_type", "missing_result_type"]) }),
+  z.object({
+    kind: z.literal("unauthorized"),
+    scope: z.string().optional(),
+    error: z.string().optional().describe("e.g. invalid_token"),
+  }),
+  z.object({ kind: z.literal("insufficient_scope"), scope: z.string().default("faultline:write") }),
+  z.object({ kind: z.literal("rate_limited"), retryAfter: RetryAfterSchema.default(1) }),
+  z.object({ kind: z.literal("session_expired") }),
+  z.object({ kind: z.literal("unsupported_version") }),
+]);
+export type Fault = z.infer<typeof FaultSchema>;
+export type FaultInput = z.input<typeof FaultSchema>;
+
+/** A fault plus the rule that chose it, as journalled. */
+export interface Decision {
+  fault: Fault;
+  rule: string;
+}

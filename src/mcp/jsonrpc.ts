@@ -1,0 +1,94 @@
+import { z } from "zod";
+
+/** JSON-RPC and MCP error codes used on the wire. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+export const RequestIdSchema = z.union([z.string(), z.number().int()]);
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+const ParamsSchema = z.record(z.string(), z.unknown());
+
+export const JsonRpcRequestSchema = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: RequestIdSchema,
+  method: z.string().min(1),
+  params: ParamsSchema.optional(),
+});
+export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
+
+export const JsonRpcNotificationSchema = z.object({
+  jsonrpc: z.literal("2.0"),
+  method: z.string().min(1),
+  params: ParamsSchema.optional(),
+});
+export type JsonRpcNotification = z.infer<typeof JsonRpcNotificationSchema>;
+
+export const JsonRpcErrorObjectSchema = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+
+/** A client's answer to a server-to-client request (legacy eras only). */
+export const JsonRpcResponseSchema = z.union([
+  z.object({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result: z.record(z.string(), z.unknown()) }),
+  z.object({ jsonrpc: z.literal("2.0"), id: RequestIdSchema.optional(), error: JsonRpcErrorObjectSchema }),
+]);
+export type JsonRpcResponse = z.infer<typeof JsonRpcResponseSchema>;
+
+export type IncomingMessage =
+  | { kind: "request"; message: JsonRpcRequest }
+  | { kind: "notification"; message: JsonRpcNotification }
+  | { kind: "response"; message: JsonRpcResponse };
+
+/** Sorts a parsed body into request, notification or response; undefined when it is none of them. */
+export function readMessage(body: unknown): IncomingMessage | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  if ("method" in body) {
+    if ("id" in body) {
+      const parsed = JsonRpcRequestSchema.safeParse(body);
+      return parsed.success ? { kind: "request", message: parsed.data } : undefined;
+    }
+    const parsed = JsonRpcNotificationSchema.safeParse(body);
+    return parsed.success ? { kind: "notification", message: parsed.data } : undefined;
+  }
+  const parsed = JsonRpcResponseSchema.safeParse(body);
+  return parsed.success ? { kind: "response", message: parsed.data } : undefined;
+}
+
+/** A JSON-RPC error that is sent to the MCP client, with the HTTP status it travels with. */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  readonly httpStatus: number;
+
+  constructor(code: number, message: string, options: { data?: unknown; httpStatus?: number } = {}) {
+    super(message);
+    this.name = "RpcError";
+    this.code = code;
+    this.data = options.data;
+    this.httpStatus = options.httpStatus ?? 200;
+  }
+}
+
+export function resultMessage(id: RequestId, result: Record<string, unknown>) {
+  return { jsonrpc: "2.0" as const, id, result };
+}
+
+/** An error response; `id` is omitted when the request id could not be read (2025-11-25 and later). */
+export function errorMessage(id: RequestId | undefined, code: number, message: string, data?: unknown) {
+  return {
+    jsonrpc: "2.0" as const,
+    ...(id === undefined ? {} : { id }),
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  };
+}

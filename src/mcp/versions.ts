@@ -1,0 +1,21 @@
+/** The stateless protocol revision. */
+export const MODERN_VERSION = "2026-07-28";
+/** Versions served with the initialize handshake, newest first. */
+export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18"] as const;
+export const SUPPORTED_VERSIONS = [MODERN_VERSION, ...LEGACY_VERSIONS] as const;
+
+export type Era = "modern" | "legacy";
+
+export const META = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+  logLevel: "io.modelcontextprotocol/logLevel",
+} as const;
+
+export const SERVER_INFO = { name: "faultline", title: "Faultline", version: "0.1.0" } as const;
+
+export function isLegacyVersion(version: string): boolean {
+  return (LEGACY_VERSIONS as readonly string[]).includes(version);
+}

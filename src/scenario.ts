@@ -1,0 +1,66 @@
+import type { z } from "zod";
+import type { Decision } from "./faults/schema.ts";
+import type { Era } from "./mcp/versions.ts";
+import type { ToolDefinition } from "./mcp/tool.ts";
+import type { Handler } from "./mcp/dispatch.ts";
+
+/** What a scenario may look at when it decides: the request, already parsed. */
+export interface RequestFacts {
+  era: Era;
+  protocolVersion: string;
+  httpMethod: string;
+  kind: "request" | "notification" | "response";
+  /** JSON-RPC method, when the body has one. */
+  method?: string;
+  /** params.name of a tools/call. */
+  toolName?: string;
+  arguments?: Record<string, unknown>;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  mcpSessionId?: string;
+}
+
+/** Counts, including the current request, kept atomically by the session's Durable Object. */
+export interface Counters {
+  /** Every POST to the session. */
+  posts: number;
+  /** POSTs carrying this JSON-RPC method. */
+  method: number;
+  /** tools/call of this tool (0 when the request is not a tools/call). */
+  tool: number;
+  /** Requests on this legacy MCP session (0 in the stateless era). */
+  mcpSession: number;
+  /** Increments and returns a scenario-defined counter. */
+  tally(key: string): number;
+}
+
+export interface DecideInput<P> {
+  params: P;
+  request: RequestFacts;
+  counters: Counters;
+  now: number;
+}
+
+export type Layer = "transport" | "protocol" | "interaction" | "application";
+
+/** A scenario decides which fault, if any, applies to each request; it never performs one. */
+export interface Scenario<P = unknown> {
+  id: string;
+  title: string;
+  summary: string;
+  layer: Layer;
+  /** Validates the params and applies their defaults. */
+  params: z.ZodType<P>;
+  /** Example params, shown in the catalogue. */
+  example: Record<string, unknown>;
+  /** Tools this scenario adds to the catalogue, or replaces by name. */
+  tools?: (params: P) => ToolDefinition[];
+  /** Method handlers this scenario adds or replaces (resources, prompts, ...). */
+  handlers?: (params: P) => Record<string, Handler>;
+  decide?(input: DecideInput<P>): Decision | undefined;
+}
+
+/** Keeps the params type of one scenario while the registry holds many. */
+export function defineScenario<S extends z.ZodObject>(scenario: Scenario<z.infer<S>> & { params: S }): Scenario<unknown> {
+  return scenario as unknown as Scenario<unknown>;
+}

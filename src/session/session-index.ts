@@ -1,0 +1,33 @@
+import { DurableObject } from "cloudflare:workers";
+
+export interface IndexEntry {
+  id: string;
+  scenario: string;
+  createdAt: string;
+}
+
+/** The list of sessions, so they can be enumerated; each session's data lives in its own SessionObject. */
+export class SessionIndex extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, created_at TEXT NOT NULL)");
+  }
+
+  put(entry: IndexEntry): void {
+    this.sql.exec("INSERT OR REPLACE INTO sessions (id, scenario, created_at) VALUES (?, ?, ?)", entry.id, entry.scenario, entry.createdAt);
+  }
+
+  remove(id: string): void {
+    this.sql.exec("DELETE FROM sessions WHERE id = ?", id);
+  }
+
+  list(limit: number): IndexEntry[] {
+    return this.sql
+      .exec<{ id: string; scenario: string; created_at: string }>("SELECT id, scenario, created_at FROM sessions ORDER BY created_at DESC, id LIMIT ?", limit)
+      .toArray()
+      .map((row) => ({ id: row.id, scenario: row.scenario, createdAt: row.created_at }));
+  }
+}
