@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { ApiError } from "./api-error.ts";
 import { classifyRoutes } from "../routes/classify.ts";
+import { checkRoutes } from "../routes/checks.ts";
+import { journalRoutes } from "../routes/journal.ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { scenarioRoutes } from "../routes/scenarios.ts";
 import { sessionRoutes } from "../routes/sessions.ts";
@@ -13,6 +15,8 @@ const app = new Hono<{ Bindings: Env }>();
 app.get("/health", (c) => c.json({ ok: true }));
 app.route("/classify", classifyRoutes);
 app.route("/api/sessions", sessionRoutes);
+app.route("/api/sessions", journalRoutes);
+app.route("/api/sessions", checkRoutes);
 app.route("/api/scenarios", scenarioRoutes);
 app.route("/", mcpRoutes);
 

@@ -3,6 +3,10 @@ import { findScenario } from "../../scenarios/index.ts";
 import { handleMcp, type McpSessionRow, type SessionRuntime } from "../mcp/endpoint.ts";
 import { importKey } from "../mcp/request-state.ts";
 import type { RequestId } from "../mcp/jsonrpc.ts";
+import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
+import type { JournalEntry } from "../journal/entry.ts";
+import { journalled } from "../journal/recorder.ts";
+import { DEFAULT_RETENTION, JournalStore, type JournalQuery } from "../journal/store.ts";
 
 /** A session's selection, as stored and as returned by the API (without the URL). */
 export interface SessionRecord {
@@ -31,11 +35,53 @@ export class SessionObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly waiting = new Map<string, (message: unknown) => void>();
   private key: Promise<CryptoKey> | undefined;
+  private readonly journal: JournalStore;
+  private readonly listeners = new Set<(entry: JournalEntry) => void>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(SCHEMA);
+    this.journal = new JournalStore(this.sql, {
+      maxEntries: positive(env.JOURNAL_MAX_ENTRIES, DEFAULT_RETENTION.maxEntries),
+      maxAgeMs: positive(env.JOURNAL_MAX_AGE_HOURS, DEFAULT_RETENTION.maxAgeMs / 3_600_000) * 3_600_000,
+    });
+  }
+
+  // ---- the journal ----
+
+  journalPage(query: JournalQuery): { entries: JournalEntry[]; nextSeq?: number } {
+    return this.journal.query(query);
+  }
+
+  /** Entries since the scenario was last set or reset: what the checks judge. */
+  journalSinceEpoch(): { scenario: string | undefined; entries: JournalEntry[] } {
+    const epoch = Number(this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'epoch'").toArray()[0]?.v ?? "0");
+    return { scenario: this.record()?.scenario, entries: this.journal.all().filter((e) => e.seq > epoch) };
+  }
+
+  journalAll(): JournalEntry[] {
+    return this.journal.all();
+  }
+
+  /** The live journal as SSE: entries after `sinceSeq`, then each new one as it is recorded. */
+  journalStream(sinceSeq: number): ReadableStream<Uint8Array> {
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = writable.getWriter();
+    const encoder = new TextEncoder();
+    const send = (entry: JournalEntry) => {
+      writer.write(encoder.encode(`id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`)).catch(() => this.listeners.delete(send));
+    };
+    writer.write(encoder.encode(": faultline journal\n\n")).catch(() => undefined);
+    for (const entry of this.journal.query({ sinceSeq, limit: 500, order: "asc" }).entries) send(entry);
+    this.listeners.add(send);
+    writer.closed.catch(() => undefined).finally(() => this.listeners.delete(send));
+    return readable;
+  }
+
+  private markEpoch(): void {
+    const last = this.sql.exec<{ m: number | null }>("SELECT MAX(seq) AS m FROM journal").one().m ?? 0;
+    this.sql.exec("INSERT OR REPLACE INTO config (k, v) VALUES ('epoch', ?)", String(last));
   }
 
   // ---- typed RPC methods used by the API routes ----
@@ -64,6 +110,7 @@ export class SessionObject extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("UPDATE config SET v = ? WHERE k = 'session'", JSON.stringify({ ...record, scenario, params }));
       this.sql.exec("DELETE FROM counters");
+      this.markEpoch();
     });
     return this.view();
   }
@@ -75,6 +122,7 @@ export class SessionObject extends DurableObject<Env> {
       this.sql.exec("DELETE FROM counters");
       this.sql.exec("DELETE FROM mcp_sessions");
       this.sql.exec("DELETE FROM resumable");
+      this.markEpoch();
     });
     for (const resolve of this.waiting.values()) resolve(undefined);
     this.waiting.clear();
@@ -89,6 +137,7 @@ export class SessionObject extends DurableObject<Env> {
     this.key = undefined;
     await this.ctx.storage.deleteAll();
     this.sql.exec(SCHEMA);
+    this.journal.clear();
     return existed;
   }
 
@@ -99,8 +148,21 @@ export class SessionObject extends DurableObject<Env> {
     if (!record) return Response.json({ error: { code: "session_not_found", message: "No such session" } }, { status: 404 });
     const scenario = findScenario(record.scenario);
     if (!scenario) return Response.json({ error: { code: "scenario_gone", message: `Scenario ${record.scenario} no longer exists` } }, { status: 409 });
+    const started = Date.now();
     const handled = await handleMcp(request, this.runtime(scenario, record.params));
-    return handled.response;
+    return journalled(request, handled, {
+      started,
+      scenario: scenario.id,
+      bodyCap: positive(this.env.JOURNAL_BODY_CAP, DEFAULT_BODY_CAP),
+      keepClientIp: String(this.env.JOURNAL_KEEP_CLIENT_IP) === "true",
+      clientInfoFor: (id) => this.clientInfo(id),
+      record: (entry) => {
+        const stored = this.journal.append(entry, Date.now());
+        for (const listener of this.listeners) listener(stored);
+        return stored;
+      },
+      waitUntil: (promise) => this.ctx.waitUntil(promise),
+    });
   }
 
   private runtime(scenario: NonNullable<ReturnType<typeof findScenario>>, params: Record<string, unknown>): SessionRuntime {
@@ -147,6 +209,12 @@ export class SessionObject extends DurableObject<Env> {
     };
   }
 
+  private clientInfo(mcpSessionId: string): Record<string, unknown> | undefined {
+    const row = this.sql.exec<{ client_info: string | null }>("SELECT client_info FROM mcp_sessions WHERE id = ?", mcpSessionId).toArray()[0];
+    const info = row?.client_info ? JSON.parse(row.client_info) : undefined;
+    return info && typeof info === "object" ? info : undefined;
+  }
+
   private record(): SessionRecord | undefined {
     const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'session'").toArray()[0];
     return row ? (JSON.parse(row.v) as SessionRecord) : undefined;
@@ -189,4 +257,10 @@ export class SessionObject extends DurableObject<Env> {
     })();
     return this.key;
   }
+}
+
+/** A positive number from an env var, or the default. */
+function positive(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
 }

@@ -1,0 +1,13 @@
+import { Hono } from "hono";
+import { ApiError } from "../src/api-error.ts";
+import { runChecks } from "../src/checks/index.ts";
+import { sessionStub } from "../src/session/access.ts";
+
+/** /api/sessions/{id}/checks: how the client behaved, judged from the journal since the scenario was set. */
+export const checkRoutes = new Hono<{ Bindings: Env }>().get("/:id/checks", async (c) => {
+  const id = c.req.param("id");
+  const stub = sessionStub(c.env, id);
+  if (!(await stub.view())) throw new ApiError(404, "session_not_found", `No session '${id}'`);
+  const { scenario, entries } = await stub.journalSinceEpoch();
+  return c.json({ scenario, checks: runChecks(scenario, entries) });
+});

@@ -1,0 +1,32 @@
+import { TRUNCATION_MARKER, type CapturedBody } from "./entry.ts";
+
+/** Bytes kept per body in the journal; the rest is cut with a visible marker. */
+export const DEFAULT_BODY_CAP = 64 * 1024;
+/** Bytes read for the verdict, so a long body is still judged whole. */
+const CLASSIFY_CAP = 1024 * 1024;
+
+export function capture(text: string, bytes: number, cap: number): CapturedBody {
+  if (text.length <= cap) return { text, bytes, truncated: false };
+  return { text: text.slice(0, cap) + TRUNCATION_MARKER, bytes, truncated: true };
+}
+
+/** Reads a stream to the end, keeping up to CLASSIFY_CAP bytes of text; never throws. */
+export async function drain(stream: ReadableStream<Uint8Array> | null): Promise<{ text: string; bytes: number; aborted: boolean }> {
+  if (!stream) return { text: "", bytes: 0, aborted: false };
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (text.length < CLASSIFY_CAP) text += decoder.decode(value, { stream: true });
+    }
+    text += decoder.decode();
+    return { text, bytes, aborted: false };
+  } catch {
+    return { text, bytes, aborted: true };
+  }
+}

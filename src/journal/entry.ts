@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { VerdictSchema } from "../classify/verdict.ts";
+
+/** A captured body: text up to the cap, with a visible marker when it was cut. */
+export const CapturedBodySchema = z.object({
+  text: z.string(),
+  bytes: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+});
+export type CapturedBody = z.infer<typeof CapturedBodySchema>;
+
+export const SseEventSchema = z.object({
+  id: z.string().optional(),
+  event: z.string().optional(),
+  data: z.string(),
+  retry: z.number().int().optional(),
+});
+
+/** One exchange on a session's MCP endpoint, as journalled. */
+export const JournalEntrySchema = z.object({
+  seq: z.number().int().positive(),
+  time: z.string(),
+  durationMs: z.number().int().nonnegative(),
+  request: z.object({
+    method: z.string(),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+    body: CapturedBodySchema,
+  }),
+  response: z.object({
+    status: z.number().int(),
+    headers: z.record(z.string(), z.string()),
+    body: CapturedBodySchema,
+    sseEvents: z.array(SseEventSchema).optional(),
+  }),
+  rpc: z.object({
+    id: z.union([z.string(), z.number(), z.null()]).optional(),
+    method: z.string().optional(),
+    kind: z.enum(["request", "notification", "response", "invalid"]).optional(),
+    toolName: z.string().optional(),
+  }),
+  era: z.enum(["modern", "legacy"]).optional(),
+  protocolVersion: z.string().optional(),
+  mcpSessionId: z.string().optional(),
+  clientInfo: z.record(z.string(), z.unknown()).optional(),
+  fault: z.object({ kind: z.string(), rule: z.string(), detail: z.record(z.string(), z.unknown()) }).optional(),
+  scenario: z.string(),
+  verdict: VerdictSchema.optional(),
+});
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+export type NewJournalEntry = Omit<JournalEntry, "seq">;
+
+export const TRUNCATION_MARKER = "…[truncated by Faultline]";
