@@ -95,9 +95,10 @@ test("classifies the final response after a 100 Continue in a message/http captu
   assert.equal(verdict.transport, "sse");
 });
 
-test("flags a response whose id differs from a quoted string expectedId", async () => {
+test("reads a quoted expectedId as a string, so the numeric id 1 is an ID_MISMATCH", async () => {
   const verdict = await json(await postHttp(fixture("tool-error.http"), `?expectedId=${encodeURIComponent('"1"')}`), 200);
-  assert.notEqual(verdict.outcome, "TOOL_ERROR");
+  assert.equal(verdict.outcome, "INVALID_ENVELOPE");
+  assert.deepEqual(verdict.findings.map(({ code }: Json) => code), ["ID_MISMATCH"]);
 });
 
 test("answers a HAR document with one verdict per JSON-RPC entry", async () => {
