@@ -125,7 +125,7 @@ function noteServerMessage(message: Record<string, unknown>, request: RequestInf
 }
 
 /** Version-dependent findings about the stream as a whole. */
-export function streamFindings(a: StreamAnalysis, version: ProtocolVersion, findings: Findings): void {
+export function streamFindings(a: StreamAnalysis, version: ProtocolVersion, request: RequestInfo, findings: Findings): void {
   const modern = isModern(version);
   for (const req of a.serverRequests) {
     if (modern) {
@@ -142,10 +142,10 @@ export function streamFindings(a: StreamAnalysis, version: ProtocolVersion, find
       );
     }
   }
-  if (a.foreignIds.length > 0) {
+  for (const id of a.foreignIds.slice(0, 5)) {
     findings.error(
-      "RESPONSE_ID_MISMATCH",
-      `The stream carries ${a.foreignIds.length} response(s) for other ids (${a.foreignIds.map((id) => show(id)).join(", ")}); responses MUST carry the request's id and a message MUST NOT go to another request's stream.`,
+      "ID_MISMATCH",
+      `The stream carries a response for id ${show(id)}, not for this request${request.expectedId === undefined ? "" : ` (id ${show(request.expectedId)})`}; a message MUST NOT go to another request's stream.`,
       modern ? SpecRef.s26Responses : SpecRef.s1125Sending,
     );
   }

@@ -1,0 +1,60 @@
+import { validateEnvelope } from "./envelope.ts";
+import { adviseError, errorCodeName } from "./error-codes.ts";
+import { show } from "./json.ts";
+import { classifyResult } from "./result.ts";
+import { advice, fromErrorAdvice } from "./retry.ts";
+import { responseId, verdict } from "./run.ts";
+import type { Run } from "./run.ts";
+import type { Verdict } from "./verdict.ts";
+
+/** The outcome of one JSON-RPC response message: envelope, then error code or result layers. */
+export function fromMessage(run: Run, message: unknown): Verdict {
+  const { findings, request, version } = run;
+  const envelope = validateEnvelope(message, request.expectedId, version, findings);
+  if (envelope.kind === "invalid") {
+    findings.error(envelope.code, envelope.message, envelope.specRef);
+    return verdict(
+      run,
+      "INVALID_ENVELOPE",
+      advice("investigate", "The response is not a valid JSON-RPC response to this request; the call may have run, so do not replay it blindly."),
+      responseId({ id: envelope.id }),
+    );
+  }
+  if (envelope.kind === "error") {
+    const { error } = envelope;
+    findings.info("JSONRPC_ERROR_RESPONSE", `The server answered with JSON-RPC error ${error.code} (${errorCodeName(error.code)}): ${show(error.message, 160)}`);
+    const errorAdvice = adviseError(error, version, run.status, findings);
+    return verdict(run, "JSONRPC_ERROR", fromErrorAdvice(errorAdvice), {
+      code: error.code,
+      jsonrpcError: error,
+      ...errorAdvice.details,
+      ...responseId(message),
+    });
+  }
+  const result = classifyResult(envelope.result, { version, versionSource: run.source, request, findings });
+  const extra = { ...result.details, id: envelope.id };
+  switch (result.outcome) {
+    case "TOOL_SUCCESS":
+      return verdict(run, "TOOL_SUCCESS", advice("none", "The request succeeded."), extra);
+    case "TOOL_ERROR":
+      return verdict(
+        run,
+        "TOOL_ERROR",
+        advice("tool-semantics", "The tool ran and reported an error (isError: true): show the content to the model so it can adjust; do not replay the call blindly."),
+        extra,
+      );
+    case "INPUT_REQUIRED": {
+      const keys = result.inputKeys;
+      const what = keys.length > 0 ? `adding params.inputResponses for ${keys.join(", ")}` : "with no inputResponses (the server asked only for a retry)";
+      const state = result.requestState ? " and echoing params.requestState exactly" : "";
+      return verdict(
+        run,
+        "INPUT_REQUIRED",
+        advice("follow-up", `Send the same method and params again as a new request with a new JSON-RPC id, ${what}${state}.`, { inputKeys: keys }),
+        extra,
+      );
+    }
+    case "INVALID_TOOL_RESULT":
+      return verdict(run, "INVALID_TOOL_RESULT", advice("investigate", `The result is not valid for ${request.method}: ${result.problem}`), extra);
+  }
+}

@@ -1,0 +1,248 @@
+import { checkContentBlock } from "./content.ts";
+import type { Findings } from "./findings.ts";
+import { SpecRef } from "./findings.ts";
+import { has, isRecord, show, typeName } from "./json.ts";
+import type { RequestInfo } from "./request.ts";
+import type { ProtocolVersion } from "./verdict.ts";
+import type { VersionSource } from "./version.ts";
+import { isModern } from "./version.ts";
+
+export interface ResultContext {
+  version: ProtocolVersion;
+  versionSource: VersionSource;
+  request: RequestInfo;
+  findings: Findings;
+}
+
+/** The result layer's answer; problems are already recorded as error findings. */
+export type ResultOutcome =
+  | { outcome: "TOOL_SUCCESS" | "TOOL_ERROR"; details: Record<string, unknown> }
+  | { outcome: "INPUT_REQUIRED"; inputKeys: string[]; requestState: boolean; details: Record<string, unknown> }
+  | { outcome: "INVALID_TOOL_RESULT"; problem: string; details: Record<string, unknown> };
+
+const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
+
+// The field each method's result cannot do without; a missing one makes the result unusable.
+const REQUIRED_FIELDS: Readonly<Record<string, readonly (readonly [string, "array" | "object" | "string"])[]>> = {
+  "tools/list": [["tools", "array"]],
+  "prompts/list": [["prompts", "array"]],
+  "resources/list": [["resources", "array"]],
+  "resources/templates/list": [["resourceTemplates", "array"]],
+  "prompts/get": [["messages", "array"]],
+  "resources/read": [["contents", "array"]],
+  "completion/complete": [["completion", "object"]],
+  initialize: [
+    ["protocolVersion", "string"],
+    ["capabilities", "object"],
+    ["serverInfo", "object"],
+  ],
+  "server/discover": [
+    ["supportedVersions", "array"],
+    ["capabilities", "object"],
+  ],
+};
+
+function isKind(value: unknown, kind: "array" | "object" | "string"): boolean {
+  if (kind === "array") return Array.isArray(value);
+  if (kind === "object") return isRecord(value);
+  return typeof value === "string";
+}
+
+function explicitLegacy(ctx: ResultContext): boolean {
+  return !isModern(ctx.version) && ctx.versionSource !== "detected" && ctx.versionSource !== "default";
+}
+
+function invalid(ctx: ResultContext, code: string, message: string, specRef: string | undefined, details: Record<string, unknown>): ResultOutcome {
+  ctx.findings.error(code, message, specRef);
+  return { outcome: "INVALID_TOOL_RESULT", problem: message, details };
+}
+
+/** Classifies a JSON-RPC `result`: resultType, MRTR input requests, then the method's own shape. */
+export function classifyResult(result: unknown, ctx: ResultContext): ResultOutcome {
+  const details: Record<string, unknown> = {};
+  const modern = isModern(ctx.version);
+  const ref = modern ? SpecRef.s26ResultType : SpecRef.s1125ToolResult;
+  if (!isRecord(result)) return invalid(ctx, "RESULT_NOT_OBJECT", `result is ${typeName(result)}; an MCP result MUST be an object.`, ref, details);
+
+  const resultType = result.resultType;
+  if (resultType === undefined) {
+    if (modern) {
+      ctx.findings.warning(
+        "RESULT_TYPE_MISSING",
+        'The result has no resultType; 2026-07-28 servers MUST send it. Clients treat an absent resultType as "complete".',
+        SpecRef.s26ResultType,
+      );
+    }
+  } else {
+    details.resultType = resultType;
+    if (typeof resultType !== "string") {
+      return invalid(ctx, "RESULT_TYPE_INVALID", `resultType is ${typeName(resultType)}; it MUST be a string.`, SpecRef.s26ResultType, details);
+    }
+    if (resultType === "input_required") return inputRequired(result, ctx, details);
+    if (resultType !== "complete") {
+      return invalid(ctx, "RESULT_TYPE_UNKNOWN", `resultType ${show(resultType)} is not recognized; an unrecognized resultType MUST be considered invalid.`, SpecRef.s26ResultType, details);
+    }
+    if (explicitLegacy(ctx)) {
+      ctx.findings.info("RESULT_TYPE_UNEXPECTED", `resultType is a 2026-07-28 field; a ${ctx.version} client ignores it.`);
+    }
+  }
+  return ctx.request.method === "tools/call" ? callToolResult(result, ctx, details) : otherResult(result, ctx, details);
+}
+
+function inputRequired(result: Record<string, unknown>, ctx: ResultContext, details: Record<string, unknown>): ResultOutcome {
+  const { findings } = ctx;
+  if (explicitLegacy(ctx)) {
+    findings.warning("MRTR_IN_LEGACY_VERSION", `input_required is 2026-07-28 MRTR; a ${ctx.version} client does not understand it.`, SpecRef.s26Mrtr);
+  }
+  if (!MRTR_METHODS.has(ctx.request.method)) {
+    return invalid(ctx, "INPUT_REQUIRED_NOT_ALLOWED", `Servers MUST NOT return input_required for ${ctx.request.method}; only tools/call, prompts/get and resources/read may.`, SpecRef.s26Mrtr, details);
+  }
+  const hasRequests = has(result, "inputRequests");
+  const hasState = has(result, "requestState");
+  if (!hasRequests && !hasState) {
+    return invalid(ctx, "INPUT_REQUIRED_EMPTY", "An input_required result MUST include at least one of inputRequests or requestState.", SpecRef.s26Mrtr, details);
+  }
+  if (hasState && typeof result.requestState !== "string") {
+    return invalid(ctx, "REQUEST_STATE_INVALID", `requestState is ${typeName(result.requestState)}; it MUST be an opaque string.`, SpecRef.s26Mrtr, details);
+  }
+  let keys: string[] = [];
+  if (hasRequests) {
+    const requests = result.inputRequests;
+    if (!isRecord(requests)) {
+      return invalid(ctx, "INPUT_REQUESTS_INVALID", `inputRequests is ${typeName(requests)}; it MUST be an object keyed by server-chosen names.`, SpecRef.s26Mrtr, details);
+    }
+    keys = Object.keys(requests);
+    details.inputRequests = keys;
+    const problems = keys.flatMap((key) => inputRequestProblems(key, requests[key], findings));
+    const first = problems[0];
+    if (first !== undefined) {
+      for (const p of problems) findings.error(p.code, p.message, SpecRef.s26Mrtr);
+      return { outcome: "INVALID_TOOL_RESULT", problem: first.message, details };
+    }
+    if (keys.length === 0 && !hasState) {
+      findings.warning("INPUT_REQUESTS_EMPTY", "inputRequests is empty and there is no requestState; the retry carries nothing new.", SpecRef.s26Mrtr);
+    }
+  }
+  details.requestStatePresent = hasState;
+  return { outcome: "INPUT_REQUIRED", inputKeys: keys, requestState: hasState, details };
+}
+
+function inputRequestProblems(key: string, request: unknown, findings: Findings): { code: string; message: string }[] {
+  const where = `inputRequests[${JSON.stringify(key)}]`;
+  if (!isRecord(request)) return [{ code: "INPUT_REQUEST_INVALID", message: `${where} is ${typeName(request)}, not an object with method and params.` }];
+  if (typeof request.method !== "string" || !INPUT_METHODS.has(request.method)) {
+    return [
+      {
+        code: "INPUT_REQUEST_METHOD_INVALID",
+        message: `${where}.method is ${show(request.method)}; it MUST be elicitation/create, sampling/createMessage or roots/list.`,
+      },
+    ];
+  }
+  if (has(request, "jsonrpc") || has(request, "id")) {
+    findings.warning("INPUT_REQUEST_HAS_ENVELOPE", `${where} carries jsonrpc/id; input requests are {method, params} only.`, SpecRef.s26Mrtr);
+  }
+  const params = request.params;
+  const bad = (why: string) => [{ code: "INPUT_REQUEST_PARAMS_INVALID", message: `${where} (${String(request.method)}) ${why}.` }];
+  if (request.method === "roots/list") return params === undefined || isRecord(params) ? [] : bad("params must be an object");
+  if (!isRecord(params)) return bad("needs a params object");
+  if (request.method === "elicitation/create") {
+    if (typeof params.message !== "string") return bad("needs params.message (string)");
+    if (params.mode === "url") return typeof params.url === "string" ? [] : bad("in url mode needs params.url (string)");
+    if (params.mode !== undefined && params.mode !== "form") return bad(`has unknown mode ${show(params.mode)}`);
+    return isRecord(params.requestedSchema) ? [] : bad("in form mode needs params.requestedSchema (object)");
+  }
+  if (!Array.isArray(params.messages) || typeof params.maxTokens !== "number") return bad("needs params.messages (array) and params.maxTokens (number)");
+  return [];
+}
+
+function callToolResult(result: Record<string, unknown>, ctx: ResultContext, details: Record<string, unknown>): ResultOutcome {
+  const { findings } = ctx;
+  const modern = isModern(ctx.version);
+  const ref = modern ? SpecRef.s26ToolResult : SpecRef.s1125ToolResult;
+
+  // 2025-11-25 task augmentation: a CreateTaskResult stands in for the CallToolResult.
+  if (ctx.request.taskAugmented && isRecord(result.task) && !has(result, "content")) {
+    findings.info("TASK_CREATED", "The call was task-augmented and the server created a task; fetch its result with tasks/result.");
+    details.task = true;
+    return { outcome: "TOOL_SUCCESS", details };
+  }
+
+  const problems: string[] = [];
+  const fail = (code: string, message: string): void => {
+    findings.error(code, message, ref);
+    problems.push(message);
+  };
+
+  const content = result.content;
+  if (!has(result, "content")) fail("CONTENT_MISSING", "A tools/call result MUST have content (an array, possibly empty).");
+  else if (!Array.isArray(content)) fail("CONTENT_NOT_ARRAY", `content is ${typeName(content)}; it MUST be an array of content blocks.`);
+  else {
+    details.contentBlocks = content.length;
+    content.forEach((block, index) => {
+      for (const p of checkContentBlock(block, index)) {
+        if (p.severity === "error") fail("CONTENT_BLOCK_INVALID", `${p.message}.`);
+        else findings.warning("CONTENT_BLOCK_SUSPECT", `${p.message}.`, ref);
+      }
+    });
+  }
+
+  if (has(result, "isError") && typeof result.isError !== "boolean") {
+    fail("IS_ERROR_NOT_BOOLEAN", `isError is ${typeName(result.isError)}; if present it MUST be a boolean.`);
+  }
+  if (has(result, "structuredContent")) {
+    if (!modern && !isRecord(result.structuredContent)) {
+      fail("STRUCTURED_CONTENT_NOT_OBJECT", `structuredContent is ${typeName(result.structuredContent)}; in ${ctx.version} it MUST be an object (any JSON value only from 2026-07-28).`);
+    } else if (Array.isArray(content) && !content.some((b) => isRecord(b) && b.type === "text")) {
+      findings.info("STRUCTURED_CONTENT_WITHOUT_TEXT", "structuredContent has no serialized copy in a text block; tools SHOULD include one for older clients.", ref);
+    }
+  }
+
+  const problem = problems[0];
+  if (problem !== undefined) return { outcome: "INVALID_TOOL_RESULT", problem, details };
+  if (result.isError === true) {
+    details.isError = true;
+    const text = Array.isArray(content) ? content.find((b) => isRecord(b) && b.type === "text" && typeof b.text === "string") : undefined;
+    if (isRecord(text)) details.toolErrorText = String(text.text).slice(0, 500);
+    return { outcome: "TOOL_ERROR", details };
+  }
+  return { outcome: "TOOL_SUCCESS", details };
+}
+
+function otherResult(result: Record<string, unknown>, ctx: ResultContext, details: Record<string, unknown>): ResultOutcome {
+  const { findings, request } = ctx;
+  const method = request.method;
+  const modern = isModern(ctx.version);
+  if (modern && (method === "initialize" || method === "ping")) {
+    findings.info("METHOD_REMOVED_2026", `${method} does not exist in 2026-07-28.`, SpecRef.s26Changelog);
+  }
+  for (const [field, kind] of REQUIRED_FIELDS[method] ?? []) {
+    if (!isKind(result[field], kind)) {
+      return invalid(ctx, "RESULT_FIELD_INVALID", `A ${method} result needs ${field} (${kind}); got ${typeName(result[field])}.`, undefined, details);
+    }
+  }
+  if (method === "tools/list") toolsListChecks(result, ctx);
+  if (method === "server/discover" || (modern && method === "tools/list")) cacheableChecks(result, method, findings);
+  return { outcome: "TOOL_SUCCESS", details };
+}
+
+function toolsListChecks(result: Record<string, unknown>, ctx: ResultContext): void {
+  const tools = Array.isArray(result.tools) ? result.tools : [];
+  tools.forEach((tool, index) => {
+    const ok = isRecord(tool) && typeof tool.name === "string" && isRecord(tool.inputSchema) && tool.inputSchema.type === "object";
+    if (!ok) {
+      ctx.findings.warning("TOOL_DEFINITION_INVALID", `tools[${index}] needs a string name and an inputSchema object whose type is "object".`, isModern(ctx.version) ? SpecRef.s26ToolsList : undefined);
+    }
+  });
+}
+
+// 2026 CacheableResult: ttlMs (>= 0) and cacheScope ("public" | "private") are required.
+function cacheableChecks(result: Record<string, unknown>, method: string, findings: Findings): void {
+  const ref = method === "tools/list" ? SpecRef.s26ToolsList : SpecRef.s26Discover;
+  if (!(typeof result.ttlMs === "number" && result.ttlMs >= 0)) {
+    findings.error("TTL_MISSING", `A 2026-07-28 ${method} result MUST carry ttlMs (a number >= 0); got ${typeName(result.ttlMs)}.`, ref);
+  }
+  if (result.cacheScope !== "public" && result.cacheScope !== "private") {
+    findings.error("CACHE_SCOPE_INVALID", `A 2026-07-28 ${method} result MUST carry cacheScope "public" or "private"; got ${show(result.cacheScope)}.`, ref);
+  }
+}
