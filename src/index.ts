@@ -6,6 +6,7 @@ import { journalRoutes } from "../routes/journal.ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { scenarioRoutes } from "../routes/scenarios.ts";
 import { sessionRoutes } from "../routes/sessions.ts";
+import { wellKnownRoutes } from "../routes/well-known.ts";
 
 export { SessionObject } from "./session/session-object.ts";
 export { SessionIndex } from "./session/session-index.ts";
@@ -18,6 +19,7 @@ app.route("/api/sessions", sessionRoutes);
 app.route("/api/sessions", journalRoutes);
 app.route("/api/sessions", checkRoutes);
 app.route("/api/scenarios", scenarioRoutes);
+app.route("/", wellKnownRoutes);
 app.route("/", mcpRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}` } }, 404));

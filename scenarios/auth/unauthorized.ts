@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { defineScenario } from "../../src/scenario.ts";
+
+/**
+ * The token of an `Authorization: Bearer <token>` header. The scheme is case-insensitive (RFC 9110 §11.1); any
+ * non-blank token is taken, even outside RFC 6750's b64token characters, since no token is validated.
+ */
+export function bearerToken(headers: Record<string, string>): string | undefined {
+  const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.authorization ?? "");
+  return match?.[1];
+}
+
+/** An optional `scope` for the challenge (the spec: servers SHOULD name the scope they need). */
+export const ChallengeScopeSchema = z.string().min(1).max(200).optional().describe("scope=\"…\" in the WWW-Authenticate challenge");
+
+export default defineScenario({
+  id: "auth.unauthorized",
+  title: "Auth: 401 Unauthorized",
+  summary:
+    "HTTP 401 with WWW-Authenticate: Bearer resource_metadata=\"<origin>/.well-known/oauth-protected-resource\" (and scope when set). when=missing_token (default): only requests without an Authorization: Bearer token are refused, and any bearer token passes (Faultline validates no tokens); the challenge then has no error code (RFC 6750 §3.1). when=always: every request is refused, those with a token with error=\"invalid_token\".",
+  layer: "transport",
+  params: z.object({
+    when: z.enum(["missing_token", "always"]).default("missing_token").describe("Refuse requests without a bearer token, or every request"),
+    scope: ChallengeScopeSchema,
+  }),
+  example: { when: "missing_token", scope: "faultline:read" },
+  decide: ({ params, request }) => {
+    const token = bearerToken(request.headers);
+    if (token && params.when === "missing_token") return undefined;
+    const scope = params.scope ? { scope: params.scope } : {};
+    if (!token) return { fault: { kind: "unauthorized", ...scope }, rule: "no Authorization: Bearer token" };
+    return { fault: { kind: "unauthorized", error: "invalid_token", ...scope }, rule: "when=always refuses every token" };
+  },
+});

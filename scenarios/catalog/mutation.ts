@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { defineScenario } from "../../src/scenario.ts";
+import { toolsListResult } from "../../src/mcp/dispatch.ts";
+import { ErrorCode, RpcError } from "../../src/mcp/jsonrpc.ts";
+import { text, type ToolContext, type ToolDefinition } from "../../src/mcp/tool.ts";
+
+const CHANGED = "catalog-changed";
+const RETIRING = "retiring_tool";
+const ADDED = "added_tool";
+
+/**
+ * Reads a counter without changing what it counts. ctx.tally() only increments, so every read also counts
+ * itself under `<key>:reads`, and the writes are the difference. Both tallies are synchronous, back to back.
+ */
+function peek(ctx: ToolContext, key: string): number {
+  const total = ctx.tally(key);
+  return total - ctx.tally(`${key}:reads`);
+}
+
+/** Marks the catalogue changed (once) and says so on the response stream, in the eras that allow it. */
+function change(ctx: ToolContext): boolean {
+  if (peek(ctx, CHANGED) > 0) return false;
+  ctx.tally(CHANGED);
+  // 2026-07-28 sends list_changed only on a subscriptions/listen stream, which Faultline does not serve yet.
+  if (ctx.era === "legacy") ctx.notify("notifications/tools/list_changed", {});
+  return true;
+}
+
+/** A tool listed only before (or only after) the change; a call outside its time is an unknown tool. */
+function phasedTool(name: string, title: string, listedWhenChanged: boolean): ToolDefinition {
+  return {
+    name,
+    title,
+    description: listedWhenChanged ? "Appears in tools/list once the catalogue has changed." : "Disappears from tools/list when the catalogue changes.",
+    args: z.object({}),
+    annotations: { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (_args, ctx) => {
+      if ((peek(ctx, CHANGED) > 0) !== listedWhenChanged) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      return text(`${name} ran.`);
+    },
+  };
+}
+
+const triggerToolChange: ToolDefinition = {
+  name: "trigger_tool_change",
+  title: "Trigger tool change",
+  description: `Changes the tool catalogue once: ${RETIRING} disappears and ${ADDED} appears. Legacy eras: the answer is an SSE stream carrying notifications/tools/list_changed before the result.`,
+  args: z.object({}),
+  annotations: { title: "Trigger tool change", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  run: async (_args, ctx) => text(change(ctx) ? `The catalogue changed: ${RETIRING} is gone and ${ADDED} is new.` : "The catalogue had already changed."),
+};
+
+export default defineScenario({
+  id: "catalog.mutation",
+  title: "Catalog: tools change",
+  summary: `The tool catalogue changes once: ${RETIRING} disappears (calling it then gives -32602 Unknown tool) and ${ADDED} appears, after a trigger_tool_change call or on tools/list call afterListCalls+1. Legacy eras: that call's response is an SSE stream carrying notifications/tools/list_changed before its result. 2026-07-28: the list changes the same way, but no notification is sent, since list_changed travels only on subscriptions/listen streams, which Faultline does not serve yet.`,
+  layer: "protocol",
+  params: z.object({
+    afterListCalls: z.number().int().min(1).max(10_000).optional().describe("Change the catalogue on tools/list call N+1 (default: only trigger_tool_change does)"),
+  }),
+  example: { afterListCalls: 1 },
+  tools: () => [phasedTool(RETIRING, "Retiring tool", false), phasedTool(ADDED, "Added tool", true), triggerToolChange],
+  handlers: (params) => ({
+    "tools/list": async (_request, ctx) => {
+      const lists = ctx.tally("catalog-lists");
+      if (params.afterListCalls !== undefined && lists === params.afterListCalls + 1) change(ctx);
+      const hidden = peek(ctx, CHANGED) > 0 ? RETIRING : ADDED;
+      return toolsListResult(ctx.tools.filter((t) => t.name !== hidden), ctx.era);
+    },
+  }),
+  // Legacy eras: the call that may change the catalogue answers on an SSE stream, so the notification can ride on it.
+  decide: ({ params, request, counters }) => {
+    if (request.era !== "legacy") return undefined;
+    const listChange = request.method === "tools/list" && params.afterListCalls !== undefined && counters.method === params.afterListCalls + 1;
+    if (!listChange && request.toolName !== "trigger_tool_change") return undefined;
+    return { fault: { kind: "respond_sse" }, rule: listChange ? `tools/list call ${counters.method} changes the catalogue` : "trigger_tool_change answers on SSE" };
+  },
+});

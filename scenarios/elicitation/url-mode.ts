@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { defineScenario } from "../../src/scenario.ts";
+import { ErrorCode, RpcError } from "../../src/mcp/jsonrpc.ts";
+import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
+import { ApprovalToolsSchema, approvalRequest, askRounds, refusal, wrapBaseTools } from "./approval.ts";
+
+/** Wraps a tool so that it runs only after a URL-mode elicitation, which needs the client's elicitation.url capability. */
+function withUrlApproval(tool: ToolDefinition, pendingRounds: number): ToolDefinition {
+  return {
+    ...tool,
+    asksForInput: true,
+    run: async (args, ctx): Promise<ToolResult> => {
+      const elicitation = ctx.clientCapabilities.elicitation as Record<string, unknown> | undefined;
+      if (!elicitation?.url) {
+        // 2026-07-28: the server MUST NOT send URL mode without elicitation.url; it answers -32021 instead.
+        if (ctx.era === "modern") {
+          throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${tool.name} needs URL-mode elicitation (elicitation.url)`, {
+            httpStatus: 400,
+            data: { requiredCapabilities: { elicitation: { url: {} } } },
+          });
+        }
+        return refusal(`${tool.name} needs URL-mode elicitation, but the client did not declare elicitation.url at initialize.`, { tool: tool.name, missingCapability: "elicitation.url" });
+      }
+      let elicitationId = "";
+      const { answer, round } = await askRounds(
+        ctx,
+        (n) => {
+          // Legacy (2025-11-25) URL mode carries an elicitationId; the 2026-07-28 input request drops it.
+          elicitationId = `${tool.name}-${n}-${crypto.randomUUID()}`;
+          return { ...approvalRequest(tool.name, "url", n === 1 ? "" : ` (not completed yet: open it again, round ${n})`), elicitationId };
+        },
+        pendingRounds + 1,
+        (a) => a.action === "accept",
+      );
+      if (answer.action !== "accept") return refusal(`The URL approval for ${tool.name} was not given (${answer.action}); nothing was done.`, { tool: tool.name, action: answer.action, rounds: round });
+      // 2025-11-25: the server MAY tell the client that the out-of-band step finished.
+      if (ctx.era === "legacy") ctx.notify("notifications/elicitation/complete", { elicitationId });
+      return tool.run(args, ctx);
+    },
+  };
+}
+
+export default defineScenario({
+  id: "elicitation.url_mode",
+  title: "Elicitation: URL mode",
+  summary:
+    "Calls to the listed tools need an out-of-band approval at a URL. 2026-07-28: an input_required result whose inputRequests.approval is elicitation/create {mode: \"url\", message, url} without elicitationId; a client that did not declare elicitation.url gets -32021. Legacy (2025-11-25): elicitation/create with mode url and an elicitationId on the POST's SSE stream, then notifications/elicitation/complete after accept; without elicitation.url an isError result. With pendingRounds=N an accept is answered N times with another URL request (the out-of-band step \"is not done yet\").",
+  layer: "interaction",
+  params: z.object({
+    tools: ApprovalToolsSchema,
+    pendingRounds: z.number().int().min(0).max(10).default(0).describe("Ask again this many times after an accept, as if the out-of-band step were unfinished"),
+  }),
+  example: { tools: ["place_order"], pendingRounds: 1 },
+  tools: (params) => wrapBaseTools(params.tools, (t) => withUrlApproval(t, params.pendingRounds)),
+});
