@@ -5,9 +5,48 @@ import httpStatusSequence from "./errors/http-status-sequence.ts";
 import jsonrpcError from "./errors/jsonrpc-error.ts";
 import toolError from "./errors/tool-error.ts";
 import approval from "./elicitation/approval.ts";
+import decline from "./elicitation/decline.ts";
+import urlMode from "./elicitation/url-mode.ts";
+import sdkV2 from "./compat/sdk-v2.ts";
+import unauthorized from "./auth/unauthorized.ts";
+import insufficientScope from "./auth/insufficient-scope.ts";
+import tokenExpiry from "./auth/token-expiry.ts";
+import catalogMutation from "./catalog/mutation.ts";
+import badCursor from "./pagination/bad-cursor.ts";
+import expireAfter from "./session/expire-after.ts";
+import missingId from "./session/missing-id.ts";
+import script from "./script.ts";
+import statusPerMethod from "./errors/status-per-method.ts";
+import stallBeforeHeaders from "./timeouts/stall-before-headers.ts";
+import stallMidStream from "./timeouts/stall-mid-stream.ts";
+import slowDrip from "./timeouts/slow-drip.ts";
+import neverComplete from "./timeouts/never-complete.ts";
+import cutBeforeResponse from "./streams/cut-before-response.ts";
+import cutWithResume from "./streams/cut-with-resume.ts";
+import invalidJson from "./malformed/invalid-json.ts";
+import truncatedJson from "./malformed/truncated-json.ts";
+import wrongContentType from "./malformed/wrong-content-type.ts";
+import htmlErrorPage from "./malformed/html-error-page.ts";
+import wrongId from "./envelope/wrong-id.ts";
+import resultAndError from "./envelope/result-and-error.ts";
+import missingJsonrpc from "./envelope/missing-jsonrpc.ts";
+import nullId from "./envelope/null-id.ts";
+import contentNotArray from "./results/content-not-array.ts";
+import unknownResultType from "./results/unknown-result-type.ts";
+import missingResultType from "./results/missing-result-type.ts";
+import retryAfterSeconds from "./ratelimit/retry-after-seconds.ts";
+import retryAfterDate from "./ratelimit/retry-after-date.ts";
+import unsupportedVersion from "./version/unsupported.ts";
+import conformance from "./conformance/index.ts";
 
 /** The registry: one import and one entry per scenario file. */
-export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jsonrpcError, toolError, approval];
+export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jsonrpcError, toolError, approval,
+  decline, urlMode, sdkV2, unauthorized, insufficientScope, tokenExpiry, catalogMutation, badCursor, expireAfter, missingId, script,
+  statusPerMethod, stallBeforeHeaders, stallMidStream, slowDrip, neverComplete, cutBeforeResponse, cutWithResume,
+  invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
+  contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
+  conformance,
+];
 
 /** Params every scenario accepts besides its own. */
 const CommonParams = {

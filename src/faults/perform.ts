@@ -1,8 +1,7 @@
-import type { Fault } from "./schema.ts";
+import type { BodyKind, Fault } from "./schema.ts";
 import { SSE_HEADERS, primingEvent, sseEvent } from "../mcp/sse.ts";
 import { ErrorCode, errorMessage, type RequestId } from "../mcp/jsonrpc.ts";
 import type { Era } from "../mcp/versions.ts";
-import { SUPPORTED_VERSIONS } from "../mcp/versions.ts";
 
 type Message = Record<string, unknown>;
 
@@ -37,7 +36,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
     case "http_status":
       return statusResponse(fault.status, fault.body, input, fault.retryAfter);
     case "rate_limited":
-      return statusResponse(429, "jsonrpc", input, fault.retryAfter);
+      return statusResponse(429, fault.body, input, fault.retryAfter);
     case "unauthorized": {
       const params = [`resource_metadata="${input.origin}/.well-known/oauth-protected-resource"`];
       if (fault.error) params.unshift(`error="${fault.error}"`);
@@ -52,15 +51,14 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       });
     case "session_expired":
       return jsonResponse(404, errorMessage(input.requestId, ErrorCode.InvalidRequest, "Session not found: the Mcp-Session-Id has expired"), {});
-    case "unsupported_version":
-      return jsonResponse(
-        400,
-        errorMessage(input.requestId, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-          supported: [...SUPPORTED_VERSIONS].filter((v) => v !== "2026-07-28"),
-          requested: "2026-07-28",
-        }),
-        {},
-      );
+    case "unsupported_version": {
+      // 2026-07-28 versioning: -32022 with HTTP 400. 2025-11-25 and 2025-06-18 lifecycle: initialize gets -32602
+      // "Unsupported protocol version" with the same data; no status is named, so 200 like other JSON-RPC errors.
+      const data = { supported: fault.supported, requested: fault.requested };
+      return input.era === "modern"
+        ? jsonResponse(400, errorMessage(input.requestId, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", data), {})
+        : jsonResponse(200, errorMessage(input.requestId, ErrorCode.InvalidParams, "Unsupported protocol version", data), {});
+    }
     case "jsonrpc_error":
       return jsonResponse(fault.httpStatus, errorMessage(input.requestId, fault.code, fault.message, fault.data), {});
     case "tool_error":
@@ -91,7 +89,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
         const until = Date.now() + fault.ms;
         while (Date.now() < until) {
           write(": keep-alive\n\n");
-          await sleep(Math.min(5_000, Math.max(0, until - Date.now())));
+          await sleep(Math.min(fault.keepAliveMs, Math.max(0, until - Date.now())));
         }
         return undefined;
       });
@@ -105,8 +103,12 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
         return undefined;
       });
     case "drip": {
-      const body = JSON.stringify(await input.produce(undefined));
-      return dripResponse(body, fault.chunkBytes, fault.intervalMs, headers, input.waitUntil);
+      const message = await input.produce(undefined);
+      const [body, type] = input.stream ? [sseEvent(message), SSE_HEADERS] : [JSON.stringify(message), JSON_HEADERS];
+      // Asks intermediaries not to buffer or compress; Cloudflare's edge may still gzip application/json for
+      // clients that accept it, which can coalesce the chunks.
+      const unbuffered = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+      return dripResponse(body, fault.chunkBytes, fault.intervalMs, { ...type, ...unbuffered, ...headers }, input.waitUntil);
     }
     case "malformed":
       return malformed(fault.variant, input, headers);
@@ -185,14 +187,14 @@ function dripResponse(
       }
     })().catch(() => undefined),
   );
-  return new Response(readable, { status: 200, headers: { ...JSON_HEADERS, ...headers } });
+  return new Response(readable, { status: 200, headers });
 }
 
 const HTML_PAGE =
   "<!doctype html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><p>The upstream server returned an invalid response.</p></body></html>";
 
 /** Replaces the whole response, so no session headers: the request it answers did not happen. */
-function statusResponse(status: number, kind: "empty" | "text" | "html" | "json" | "jsonrpc", input: PerformInput, retryAfter?: number | string): Response {
+function statusResponse(status: number, kind: BodyKind, input: PerformInput, retryAfter?: number | string): Response {
   const h: Record<string, string> = {};
   if (retryAfter !== undefined) h["retry-after"] = String(retryAfter);
   const reason = `Injected HTTP ${status}`;
@@ -213,6 +215,11 @@ function statusResponse(status: number, kind: "empty" | "text" | "html" | "json"
   }
 }
 
+/** Bad JSON goes where the message would have gone: the whole JSON body, or the data of one SSE event. */
+function badJson(text: string, input: PerformInput, headers: Record<string, string>): Response {
+  return new Response(input.stream ? sseEvent(text) : text, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...headers } });
+}
+
 async function malformed(
   variant: "invalid_json" | "truncated_json" | "wrong_content_type" | "html_page",
   input: PerformInput,
@@ -220,13 +227,10 @@ async function malformed(
 ): Promise<Response> {
   switch (variant) {
     case "invalid_json":
-      return new Response(`{"jsonrpc": "2.0", "id": ${JSON.stringify(input.requestId)}, "result": {content: [oops]}}`, {
-        status: 200,
-        headers: { ...JSON_HEADERS, ...headers },
-      });
+      return badJson(`{"jsonrpc": "2.0", "id": ${JSON.stringify(input.requestId)}, "result": {content: [oops]}}`, input, headers);
     case "truncated_json": {
       const full = JSON.stringify(await input.produce(undefined));
-      return new Response(full.slice(0, Math.max(1, Math.floor(full.length / 2))), { status: 200, headers: { ...JSON_HEADERS, ...headers } });
+      return badJson(full.slice(0, Math.max(1, Math.floor(full.length / 2))), input, headers);
     }
     case "wrong_content_type":
       return new Response(JSON.stringify(await input.produce(undefined)), {
@@ -253,8 +257,10 @@ function corruptEnvelope(variant: "wrong_id" | "result_and_error" | "no_jsonrpc"
   }
 }
 
+/** Corrupts a result; an error response has none, so it is left alone. */
 function corruptResult(variant: "content_not_array" | "unknown_result_type" | "missing_result_type", message: Message): Message {
-  const result = (message.result ?? {}) as Message;
+  if (!message.result) return message;
+  const result = message.result as Message;
   switch (variant) {
     case "content_not_array":
       return { ...message, result: { ...result, content: { type: "text", text: "content should be an array" } } };

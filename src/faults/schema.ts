@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { LEGACY_VERSIONS, MODERN_VERSION } from "../mcp/versions.ts";
 
-const RetryAfterSchema = z
+export const RetryAfterSchema = z
   .union([z.number().int().nonnegative(), z.string().min(1)])
   .describe("Seconds to wait, or an HTTP-date; sent as Retry-After");
 
-const BodyKindSchema = z
+export const BodyKindSchema = z
   .enum(["empty", "text", "html", "json", "jsonrpc"])
   .describe("What the error body holds: nothing, plain text, an HTML page, a JSON object or a JSON-RPC error");
+export type BodyKind = z.infer<typeof BodyKindSchema>;
 
 /**
  * Every fault the interpreter can perform. Scenarios decide which one applies; src/faults/perform.ts performs it.
@@ -41,6 +43,7 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("hang"),
     ms: z.number().int().min(0).max(600_000).describe("How long the stream stays open, with keep-alives, before it is closed with no response"),
+    keepAliveMs: z.number().int().min(10).max(60_000).default(5_000).describe("Interval between SSE keep-alive comments"),
   }),
   z.object({
     kind: z.literal("cut_stream"),
@@ -56,9 +59,13 @@ export const FaultSchema = z.discriminatedUnion("kind", [
     error: z.string().optional().describe("e.g. invalid_token"),
   }),
   z.object({ kind: z.literal("insufficient_scope"), scope: z.string().default("faultline:write") }),
-  z.object({ kind: z.literal("rate_limited"), retryAfter: RetryAfterSchema.default(1) }),
+  z.object({ kind: z.literal("rate_limited"), retryAfter: RetryAfterSchema.default(1), body: BodyKindSchema.default("jsonrpc") }),
   z.object({ kind: z.literal("session_expired") }),
-  z.object({ kind: z.literal("unsupported_version") }),
+  z.object({
+    kind: z.literal("unsupported_version"),
+    supported: z.array(z.string().min(1)).min(1).default([...LEGACY_VERSIONS]).describe("Versions the error says the server supports"),
+    requested: z.string().default(MODERN_VERSION).describe("The version the client asked for"),
+  }),
 ]);
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultInput = z.input<typeof FaultSchema>;

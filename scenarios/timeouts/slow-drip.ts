@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { selectiveScenario } from "../select.ts";
+
+export default selectiveScenario({
+  id: "timeouts.slow_drip",
+  title: "Slow drip",
+  summary:
+    "Selected responses (tools/call by default) arrive `chunkBytes` bytes at a time, one chunk every `intervalMs` milliseconds, as a JSON body (or one SSE event with responseMode sse). The bytes are complete and correct; only their pace is wrong. The response says Cache-Control: no-transform, but Cloudflare's edge (and wrangler dev) may gzip a JSON body for a client that accepts gzip, which can merge the chunks: send Accept-Encoding: identity to see the drip exactly.",
+  layer: "transport",
+  params: {
+    chunkBytes: z.number().int().min(1).max(65_536).default(8).describe("Bytes per chunk"),
+    intervalMs: z.number().int().min(1).max(60_000).default(250).describe("Pause between chunks"),
+  },
+  example: { chunkBytes: 4, intervalMs: 500 },
+  fault: ({ params }) => ({ kind: "drip", chunkBytes: params.chunkBytes, intervalMs: params.intervalMs }),
+});

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { defineScenario } from "../../src/scenario.ts";
+
+export default defineScenario({
+  id: "version.unsupported",
+  title: "Unsupported protocol version",
+  summary:
+    "The server claims to support only `supported`. A 2026-07-28 request whose version is not listed gets HTTP 400 with -32022 and data {supported, requested}. A legacy initialize whose version is not listed gets -32602 \"Unsupported protocol version\" with the same data (the 2025 lifecycle example; HTTP 200, as no status is named); later legacy requests are not checked. With the default list, a dual-era client should fall back to initialize.",
+  layer: "protocol",
+  params: z.object({
+    supported: z.array(z.string().min(1)).min(1).default(["2025-11-25", "2025-06-18"]).describe("The versions the server says it supports"),
+  }),
+  example: { supported: ["2026-07-28"] },
+  decide: ({ params, request }) => {
+    const checked = request.era === "modern" || request.method === "initialize";
+    if (!checked || request.kind !== "request" || params.supported.includes(request.protocolVersion)) return undefined;
+    return {
+      fault: { kind: "unsupported_version", supported: params.supported, requested: request.protocolVersion },
+      rule: `${request.protocolVersion} is not in supported (${params.supported.join(", ")})`,
+    };
+  },
+});
