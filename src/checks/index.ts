@@ -1,15 +1,32 @@
-import { z } from "zod";
 import type { JournalEntry } from "../journal/entry.ts";
+import type { Check } from "./check.ts";
+import { type Exchange, timeline } from "./exchange.ts";
+import { fixInputChecks } from "./fix-input.ts";
+import { inputRequiredChecks } from "./input-required.ts";
+import { reinitializeChecks } from "./reinitialize.ts";
+import { renegotiateChecks } from "./renegotiate.ts";
+import { replayChecks } from "./replay.ts";
+import { retryChecks } from "./retries.ts";
 
-export const CheckSchema = z.object({
-  id: z.string(),
-  status: z.enum(["pass", "fail", "warning", "info"]),
-  message: z.string(),
-  evidence: z.array(z.number().int()),
-});
-export type Check = z.infer<typeof CheckSchema>;
+export { CheckSchema, CheckStatusSchema } from "./check.ts";
+export type { Check, CheckStatus } from "./check.ts";
 
-/** Judges the client from the journal of the active scenario. Placeholder: replaced by the checks module. */
-export function runChecks(_scenario: string | undefined, _entries: readonly JournalEntry[]): Check[] {
-  return [];
+/** Every check family, in the order their checks are listed. */
+const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
+  retryChecks,
+  replayChecks,
+  inputRequiredChecks,
+  fixInputChecks,
+  reinitializeChecks,
+  renegotiateChecks,
+];
+
+/**
+ * Judges the client from the journal of the active scenario. A check is listed only when its trigger (a fault it
+ * judges the reaction to) is in the journal; it is "info" when the client did nothing that could be judged.
+ * The checks read the journal, not the scenario, so they judge the same faults under any scenario.
+ */
+export function runChecks(_scenario: string | undefined, entries: readonly JournalEntry[]): Check[] {
+  const all = timeline(entries);
+  return FAMILIES.flatMap((family) => family(all));
 }

@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+export const CheckStatusSchema = z.enum(["pass", "fail", "warning", "info"]);
+export type CheckStatus = z.infer<typeof CheckStatusSchema>;
+
+/** One judgement of the client: a stable kebab-case id, a status, a specific message and the seqs that prove it. */
+export const CheckSchema = z.object({
+  id: z.string(),
+  status: CheckStatusSchema,
+  message: z.string(),
+  evidence: z.array(z.number().int()),
+});
+export type Check = z.infer<typeof CheckSchema>;
+
+/** One observation behind a check: an episode (a fault and what the client did next), judged on its own. */
+export interface Observation {
+  status: CheckStatus;
+  message: string;
+  evidence: number[];
+}
+
+// "info" means the client did nothing to judge, so it ranks below a pass.
+const RANK: Readonly<Record<CheckStatus, number>> = { info: 0, pass: 1, warning: 2, fail: 3 };
+const MAX_MESSAGES = 3;
+
+export function observe(status: CheckStatus, message: string, ...evidence: number[]): Observation {
+  return { status, message, evidence };
+}
+
+/**
+ * Folds the observations of one check into the check: the worst status wins, and the message and evidence
+ * are those of the observations with that status. No observations, no check (its trigger never happened).
+ */
+export function summarize(id: string, observations: readonly Observation[]): Check[] {
+  if (observations.length === 0) return [];
+  const status = observations.reduce<CheckStatus>((worst, o) => (RANK[o.status] > RANK[worst] ? o.status : worst), "info");
+  const chosen = observations.filter((o) => o.status === status);
+  const shown = chosen.slice(0, MAX_MESSAGES).map((o) => o.message);
+  if (chosen.length > MAX_MESSAGES) shown.push(`… and ${chosen.length - MAX_MESSAGES} more like these.`);
+  const evidence = [...new Set(chosen.flatMap((o) => o.evidence))].sort((a, b) => a - b);
+  return [{ id, status, message: shown.join(" "), evidence }];
+}

@@ -1,0 +1,162 @@
+import { isRecord, show } from "../classify/json.ts";
+import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
+
+type Json = Record<string, unknown>;
+
+/** What the server answered to one request, as far as the journal lets us read it. */
+export interface Reply {
+  /** The JSON-RPC response to this request (from the JSON body, or the SSE event that carries it). */
+  message?: Json;
+  /** The body (or the event that should hold the response) was cut by the journal's cap. */
+  truncated: boolean;
+}
+
+/** One journalled exchange, parsed once for every check. */
+export interface Exchange {
+  entry: JournalEntry;
+  seq: number;
+  /** When the request arrived, ms since the epoch. */
+  start: number;
+  /** When the response body ended, ms since the epoch. */
+  end: number;
+  httpMethod: string;
+  status: number;
+  /** JSON-RPC method (kept by the recorder even when the body was truncated). */
+  method?: string;
+  id?: string | number | null;
+  /** A JSON-RPC request: it has a method and an id. */
+  isRequest: boolean;
+  /** The request's params; undefined when the body could not be read (e.g. the journal's cap cut it). */
+  params?: Json;
+  /** Mcp-Session-Id sent with the request. */
+  sessionId?: string;
+  reply: Reply;
+}
+
+function parseObject(text: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readReply(entry: JournalEntry): Reply {
+  const { body, sseEvents } = entry.response;
+  if (sseEvents === undefined) {
+    if (body.truncated) return { truncated: true };
+    const message = parseObject(body.text);
+    return message ? { message, truncated: false } : { truncated: false };
+  }
+  const id = entry.rpc.id;
+  let truncated = body.truncated;
+  for (const event of sseEvents) {
+    if (event.data.endsWith(TRUNCATION_MARKER)) truncated = true;
+    const message = parseObject(event.data);
+    if (message && message.id === id && ("result" in message || "error" in message)) return { message, truncated: false };
+  }
+  return { truncated };
+}
+
+function toExchange(entry: JournalEntry): Exchange {
+  const start = Date.parse(entry.time);
+  const message = entry.request.body.truncated ? undefined : parseObject(entry.request.body.text);
+  const params = message ? (isRecord(message.params) ? message.params : {}) : undefined;
+  const sessionId = entry.request.headers["mcp-session-id"];
+  return {
+    entry,
+    seq: entry.seq,
+    start,
+    end: start + entry.durationMs,
+    httpMethod: entry.request.method,
+    status: entry.response.status,
+    ...(entry.rpc.method !== undefined ? { method: entry.rpc.method } : {}),
+    ...(entry.rpc.id !== undefined ? { id: entry.rpc.id } : {}),
+    isRequest: entry.request.method === "POST" && entry.rpc.kind === "request",
+    ...(params ? { params } : {}),
+    ...(sessionId !== undefined ? { sessionId } : {}),
+    reply: readReply(entry),
+  };
+}
+
+/** The exchanges in the order their requests arrived (the journal's seq is the order they finished). */
+export function timeline(entries: readonly JournalEntry[]): Exchange[] {
+  return entries.map(toExchange).sort((a, b) => a.start - b.start || a.seq - b.seq);
+}
+
+/** The JSON-RPC error of the reply, when it has one with an integer code. */
+export function rpcError(x: Exchange): { code: number; message: string; data?: unknown } | undefined {
+  const error = x.reply.message?.error;
+  if (!isRecord(error) || typeof error.code !== "number") return undefined;
+  return { code: error.code, message: typeof error.message === "string" ? error.message : "", ...("data" in error ? { data: error.data } : {}) };
+}
+
+/** The JSON-RPC error code: from the reply, else the classifier's (which read the whole body even when the journal cut it). */
+export function errorCode(x: Exchange): number | undefined {
+  return rpcError(x)?.code ?? x.entry.verdict?.code;
+}
+
+export function resultOf(x: Exchange): Json | undefined {
+  const result = x.reply.message?.result;
+  return isRecord(result) ? result : undefined;
+}
+
+/** What a request acts on: the tool or prompt name, or the resource URI. */
+export function targetOf(x: Exchange): string | undefined {
+  const target = x.params?.name ?? x.params?.uri;
+  return typeof target === "string" ? target : x.entry.rpc.toolName;
+}
+
+/** "tools/call place_order", or the bare method. */
+export function label(x: Exchange): string {
+  const target = targetOf(x);
+  return target === undefined ? (x.method ?? `${x.httpMethod} request`) : `${x.method} ${target}`;
+}
+
+/** The protocol version a request asks for: initialize's params, else _meta, else the MCP-Protocol-Version header. */
+export function requestedVersion(x: Exchange): string | undefined {
+  if (x.method === "initialize" && typeof x.params?.protocolVersion === "string") return x.params.protocolVersion;
+  const meta = x.params?._meta;
+  const inMeta = isRecord(meta) ? meta["io.modelcontextprotocol/protocolVersion"] : undefined;
+  return typeof inMeta === "string" ? inMeta : x.entry.request.headers["mcp-protocol-version"];
+}
+
+/** JSON with object keys sorted, so that equal values give equal text whatever the key order. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The params that name the call: without _meta, and without the MRTR fields a retry adds. */
+export function callParams(params: Json): Json {
+  const { _meta: _m, inputResponses: _i, requestState: _r, ...rest } = params;
+  return rest;
+}
+
+/** Same JSON-RPC method and same params (ignoring _meta, inputResponses and requestState). Needs both bodies. */
+export function sameCall(a: Exchange, b: Exchange): boolean {
+  return a.method === b.method && a.params !== undefined && b.params !== undefined && canonical(callParams(a.params)) === canonical(callParams(b.params));
+}
+
+/** A short rendering of a call's arguments for messages. */
+export function showArgs(x: Exchange): string {
+  const params = x.params ? callParams(x.params) : undefined;
+  if (params === undefined) return "(unreadable)";
+  return show(x.method === "tools/call" ? (params.arguments ?? {}) : params, 120);
+}
+
+/** The first request after `x` in arrival order that matches. */
+export function nextAfter(all: readonly Exchange[], x: Exchange, match: (y: Exchange) => boolean): Exchange | undefined {
+  const from = all.indexOf(x);
+  return all.slice(from + 1).find(match);
+}
+
+/** Milliseconds from the end of `before`'s response to the start of `after`'s request. */
+export function gapMs(before: Exchange, after: Exchange): number {
+  return after.start - before.end;
+}

@@ -1,0 +1,96 @@
+import { isRecord } from "../classify/json.ts";
+import { BASE_TOOLS } from "../mcp/base-tools.ts";
+import type { ToolAnnotations } from "../mcp/tool.ts";
+import { type Check, type Observation, observe, summarize } from "./check.ts";
+import { errorCode, type Exchange, gapMs, nextAfter, resultOf, sameCall, showArgs, targetOf } from "./exchange.ts";
+
+/** Explicitly not safe to repeat: not read-only, not idempotent, and marked non-idempotent or destructive. */
+function nonIdempotent(a: ToolAnnotations | undefined): boolean {
+  if (!a || a.readOnlyHint === true || a.idempotentHint === true) return false;
+  return a.idempotentHint === false || a.destructiveHint === true;
+}
+
+/** Tools the client was told are not idempotent: Faultline's own, overridden by any tools/list answer in the journal. */
+function nonIdempotentTools(all: readonly Exchange[]): Set<string> {
+  const annotations = new Map<string, ToolAnnotations | undefined>(BASE_TOOLS.map((t) => [t.name, t.annotations]));
+  for (const x of all) {
+    if (x.method !== "tools/list") continue;
+    const tools = resultOf(x)?.tools;
+    if (!Array.isArray(tools)) continue;
+    for (const tool of tools) {
+      if (isRecord(tool) && typeof tool.name === "string") {
+        annotations.set(tool.name, isRecord(tool.annotations) ? (tool.annotations as ToolAnnotations) : undefined);
+      }
+    }
+  }
+  return new Set([...annotations].filter(([, a]) => nonIdempotent(a)).map(([name]) => name));
+}
+
+/** How the call failed, or undefined when it succeeded. */
+function failure(x: Exchange): string | undefined {
+  const outcome = x.entry.verdict?.outcome;
+  switch (outcome) {
+    case "TOOL_SUCCESS":
+    case "INPUT_REQUIRED":
+    case "NOTIFICATION_ACCEPTED":
+      return undefined;
+    case "HTTP_ERROR":
+      return `HTTP ${x.status}`;
+    case "JSONRPC_ERROR":
+      return `JSON-RPC error ${errorCode(x) ?? "(no code)"}`;
+    case "TOOL_ERROR":
+      return "a tool error (isError: true)";
+    case "STREAM_INCOMPLETE":
+      return "a stream cut before the response";
+    case undefined:
+      return x.status >= 300 ? `HTTP ${x.status}` : undefined;
+    default:
+      return `an unusable response (${outcome})`;
+  }
+}
+
+function judge(all: readonly Exchange[], call: Exchange): Observation | undefined {
+  // An input_required result asks for the retry; mrtr-* judge it.
+  if (call.entry.verdict?.outcome === "INPUT_REQUIRED") return undefined;
+  const tool = targetOf(call) ?? "";
+  const next = nextAfter(all, call, (y) => y.isRequest && y.method === "tools/call" && targetOf(y) === tool);
+  const failed = failure(call);
+  if (failed === undefined) {
+    if (!next || !sameCall(call, next)) return undefined;
+    return observe(
+      "info",
+      `${tool} was called again with the same arguments ${gapMs(call, next)} ms after it succeeded: a second, presumably deliberate, call.`,
+      call.seq,
+      next.seq,
+    );
+  }
+  const after = `after ${failed} to ${tool}`;
+  if (!next) return observe("pass", `${tool} was not resent ${after}.`, call.seq);
+  if (call.params === undefined || next.params === undefined) {
+    return observe(
+      "warning",
+      `${tool} was called again ${after}, but the journal cut a request body, so the arguments cannot be compared.`,
+      call.seq,
+      next.seq,
+    );
+  }
+  if (sameCall(call, next)) {
+    return observe(
+      "fail",
+      `${tool} was sent again with the same arguments ${showArgs(next)} ${
+        gapMs(call, next)
+      } ms ${after}: a blind replay of a tool that is not idempotent (it may run twice).`,
+      call.seq,
+      next.seq,
+    );
+  }
+  return observe("pass", `${tool} was resent with changed arguments ${after}: ${showArgs(call)} then ${showArgs(next)}.`, call.seq, next.seq);
+}
+
+/** non-idempotent-not-replayed: a failed call of a non-idempotent tool must not be resent blindly. */
+export function replayChecks(all: readonly Exchange[]): Check[] {
+  const tools = nonIdempotentTools(all);
+  const calls = all.filter((x) => x.isRequest && x.method === "tools/call" && tools.has(targetOf(x) ?? ""));
+  const observations = calls.map((x) => judge(all, x)).filter((o): o is Observation => o !== undefined);
+  return summarize("non-idempotent-not-replayed", observations);
+}
