@@ -144,6 +144,10 @@ function answered(run: Run): Verdict {
     findings.error("MALFORMED_JSON", `The body is not valid JSON (${decoded.error}).`, SpecRef.s26Sending);
     return verdict(run, "MALFORMED_JSON", advice("investigate", "The server sent a body that is not JSON; the call may have run, so do not replay it blindly."));
   }
+  if (decoded.transport === "other") {
+    // CONTENT_TYPE_INVALID is already reported; spec-following clients (the MCP SDKs among them) reject the body unread.
+    return verdict(run, "INVALID_ENVELOPE", advice("investigate", "The JSON-RPC message came with a content type other than application/json or text/event-stream, so clients reject it; the call may have run, so do not replay it blindly."));
+  }
   if (status !== 200) findings.info("UNUSUAL_SUCCESS_STATUS", `A JSON response to a request normally comes with 200, not ${status}.`);
   return fromMessage(run, decoded.message);
 }

@@ -76,6 +76,8 @@ export function adviseError(error: JsonRpcError, version: ProtocolVersion, statu
     case -32601:
       return { name: "Method not found", decision: "do-not-retry", reason: "The server does not implement this method (or it is gated behind a capability it did not advertise).", specific: true };
     case -32602:
+      // The 2025 lifecycle's "Unsupported protocol version" example is -32602 with data {supported, requested}.
+      if (supportedList(data) !== undefined) return { ...unsupportedVersion(code, data, findings, false), name: "Invalid params" };
       return {
         name: "Invalid params",
         decision: "fix-input",

@@ -441,6 +441,16 @@ export const cases: Case[] = [
     expect: { outcome: "MALFORMED_JSON", findingCodes: ["error:CONTENT_TYPE_INVALID"], details: { transport: "other" } },
   },
   {
+    name: "a correct JSON-RPC result labelled text/plain is an invalid envelope, since clients reject that content type",
+    exchange: { request: { body: call1 }, response: { status: 200, headers: { "Content-Type": "text/plain" }, body: ok1 } },
+    expect: { outcome: "INVALID_ENVELOPE", decision: "investigate", findingCodes: ["error:CONTENT_TYPE_INVALID"], details: { transport: "other" } },
+  },
+  {
+    name: "-32602 listing supported versions in answer to initialize asks to renegotiate",
+    exchange: jsonBody(errBody(1, -32602, "Unsupported protocol version", { supported: ["2025-11-25", "2025-06-18"], requested: "2024-11-05" })),
+    expect: { outcome: "JSONRPC_ERROR", decision: "renegotiate", code: -32602, supportedVersions: ["2025-11-25", "2025-06-18"] },
+  },
+  {
     name: "a JSON body without a content type is read as JSON with a warning",
     exchange: { request: { body: call1 }, response: { status: 200, body: ok1 } },
     expect: { outcome: "TOOL_SUCCESS", findingCodes: ["warning:CONTENT_TYPE_MISSING"], details: { transport: "json" } },

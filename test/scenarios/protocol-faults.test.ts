@@ -61,9 +61,9 @@ for (const era of ["modern", "legacy"] as const) {
     assert.equal(answer.res.status, 200);
     assert.match(answer.res.headers.get("content-type") ?? "", /^text\/plain/);
     assert.deepEqual((json(answer).result as { content: unknown }).content, [{ type: "text", text: "hello" }]);
-    // The classifier reads the JSON anyway and reports the content type as an error finding.
+    // Clients reject the body unread, so the classifier does not call it a success, and says why.
     const { outcome, codes } = outcomeOf(answer);
-    assert.equal(outcome, "TOOL_SUCCESS");
+    assert.equal(outcome, "INVALID_ENVELOPE");
     assert.ok(codes.includes("CONTENT_TYPE_INVALID"), codes.join(", "));
   });
 
