@@ -35,16 +35,21 @@ export class SessionObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly waiting = new Map<string, (message: unknown) => void>();
   private key: Promise<CryptoKey> | undefined;
-  private readonly journal: JournalStore;
+  private journal: JournalStore;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(SCHEMA);
-    this.journal = new JournalStore(this.sql, {
-      maxEntries: positive(env.JOURNAL_MAX_ENTRIES, DEFAULT_RETENTION.maxEntries),
-      maxAgeMs: positive(env.JOURNAL_MAX_AGE_HOURS, DEFAULT_RETENTION.maxAgeMs / 3_600_000) * 3_600_000,
+    this.journal = this.openJournal();
+  }
+
+  /** Creates the journal's tables when missing; after deleteAll() they must be created again. */
+  private openJournal(): JournalStore {
+    return new JournalStore(this.sql, {
+      maxEntries: positive(this.env.JOURNAL_MAX_ENTRIES, DEFAULT_RETENTION.maxEntries),
+      maxAgeMs: positive(this.env.JOURNAL_MAX_AGE_HOURS, DEFAULT_RETENTION.maxAgeMs / 3_600_000) * 3_600_000,
     });
   }
 
@@ -137,7 +142,7 @@ export class SessionObject extends DurableObject<Env> {
     this.key = undefined;
     await this.ctx.storage.deleteAll();
     this.sql.exec(SCHEMA);
-    this.journal.clear();
+    this.journal = this.openJournal();
     return existed;
   }
 

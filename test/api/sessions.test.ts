@@ -1,0 +1,346 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createSession, legacySession, postModern, startServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+before(async () => {
+  server = await startServer();
+});
+after(() => server.close());
+
+type Json = Record<string, any>;
+
+function api(path: string, init: { method?: string; body?: unknown; raw?: string } = {}): Promise<Response> {
+  const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
+  return fetch(`${server.url}/api${path}`, {
+    method: init.method ?? (body === undefined ? "GET" : "POST"),
+    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body }),
+  });
+}
+
+async function json(res: Response, status: number): Promise<Json> {
+  const text = await res.text();
+  assert.equal(res.status, status, text);
+  assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
+  return JSON.parse(text) as Json;
+}
+
+/** A fresh slug, unique per call, so tests never share a session. */
+let slugs = 0;
+const slug = (prefix: string) => `${prefix}-${process.pid}-${++slugs}`;
+
+/** Every value in `expected` is in `actual` (which may add defaults, also inside nested objects). */
+function assertContains(actual: unknown, expected: unknown, path: string): void {
+  if (expected !== null && typeof expected === "object") {
+    assert.equal(typeof actual, "object", path);
+    assert.equal(Array.isArray(actual), Array.isArray(expected), path);
+    if (Array.isArray(expected)) assert.equal((actual as unknown[]).length, expected.length, path);
+    for (const [key, value] of Object.entries(expected)) assertContains((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
+    return;
+  }
+  assert.deepEqual(actual, expected, path);
+}
+
+async function view(id: string): Promise<Json> {
+  return json(await api(`/sessions/${id}`), 200);
+}
+
+function echo(mcpUrl: string, id: number, text = "hi") {
+  return postModern(mcpUrl, id, "tools/call", { name: "echo", arguments: { text } });
+}
+
+test("creating a session returns 201 with id, scenario, params with defaults, an absolute mcpUrl and createdAt", async () => {
+  const session = await json(await api("/sessions", { body: { scenario: "errors.tool_error", params: { nth: 2 } } }), 201);
+  assert.deepEqual(Object.keys(session).sort(), ["createdAt", "id", "mcpUrl", "params", "scenario"]);
+  assert.equal(session.scenario, "errors.tool_error");
+  assert.deepEqual(session.params, {
+    nth: 2,
+    text: "The tool failed: upstream inventory service is unavailable (injected by Faultline).",
+    tools: ["run_configured_test_scenario"],
+    responseMode: "json",
+  });
+  assert.equal(session.mcpUrl, `${server.url}/s/${session.id}/mcp`);
+  assert.ok(!Number.isNaN(Date.parse(session.createdAt)), session.createdAt);
+});
+
+test("a session created without an id gets a random 128-bit id of 32 hex characters", async () => {
+  const first = await json(await api("/sessions", { body: { scenario: "baseline" } }), 201);
+  const second = await json(await api("/sessions", { body: { scenario: "baseline" } }), 201);
+  assert.match(first.id, /^[0-9a-f]{32}$/);
+  assert.match(second.id, /^[0-9a-f]{32}$/);
+  assert.notEqual(first.id, second.id);
+});
+
+test("a session can be created with a slug id and is served at /s/{slug}/mcp", async () => {
+  const id = slug("my-slug");
+  const session = await json(await api("/sessions", { body: { scenario: "baseline", id } }), 201);
+  assert.equal(session.id, id);
+  assert.equal(session.mcpUrl, `${server.url}/s/${id}/mcp`);
+  const res = await echo(session.mcpUrl, 1, "slug");
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).result.content[0].text, "slug");
+});
+
+for (const bad of ["ab", "Upper-Case", "under_score", "a".repeat(65), "spa ce", "dot.ted"]) {
+  test(`a slug id ${JSON.stringify(bad.length > 20 ? `${bad.slice(0, 8)}... (${bad.length} chars)` : bad)} is refused with 400 naming id`, async () => {
+    const body = await json(await api("/sessions", { body: { scenario: "baseline", id: bad } }), 400);
+    assert.equal(body.error.code, "invalid_request");
+    assert.equal(body.error.issues[0].path, "id");
+    assert.match(body.error.message, /^id: /);
+    assert.match(body.error.message, /\[a-z0-9-\]\{3,64\}/);
+  });
+}
+
+test("creating a session with an id that exists gives 409", async () => {
+  const id = slug("dup");
+  await json(await api("/sessions", { body: { scenario: "baseline", id } }), 201);
+  const body = await json(await api("/sessions", { body: { scenario: "errors.tool_error", id } }), 409);
+  assert.equal(body.error.code, "session_exists");
+  assert.equal((await view(id)).scenario, "baseline", "the existing session is untouched");
+});
+
+test("GET /api/sessions lists created sessions with their scenario and mcpUrl", async () => {
+  const id = slug("listed");
+  await json(await api("/sessions", { body: { scenario: "errors.jsonrpc_error", id } }), 201);
+  const body = await json(await api("/sessions"), 200);
+  const entry = body.sessions.find((s: Json) => s.id === id);
+  assert.ok(entry, `session ${id} is listed`);
+  assert.equal(entry.scenario, "errors.jsonrpc_error");
+  assert.equal(entry.mcpUrl, `${server.url}/s/${id}/mcp`);
+});
+
+test("GET /api/sessions/{id} shows the counters of the requests the session served", async () => {
+  const session = await createSession(server, "baseline");
+  await (await echo(session.mcpUrl, 1)).arrayBuffer();
+  await (await postModern(session.mcpUrl, 2, "tools/list")).arrayBuffer();
+  const body = await view(session.id);
+  assert.equal(body.id, session.id);
+  assert.equal(body.scenario, "baseline");
+  assert.equal(body.counters.posts, 2);
+  assert.equal(body.counters["method:tools/call"], 1);
+  assert.equal(body.counters["method:tools/list"], 1);
+  assert.equal(body.counters["tool-calls:echo"], 1);
+});
+
+test("PUT /api/sessions/{id}/scenario changes the scenario from the next request and resets the counters", async () => {
+  const session = await createSession(server, "baseline");
+  const before = await (await echo(session.mcpUrl, 1)).json();
+  assert.equal(before.result.isError, undefined);
+
+  const changed = await json(
+    await api(`/sessions/${session.id}/scenario`, { method: "PUT", body: { scenario: "errors.tool_error", params: { tools: ["echo"], text: "now failing" } } }),
+    200,
+  );
+  assert.equal(changed.scenario, "errors.tool_error");
+  assert.deepEqual(changed.params, { nth: 1, text: "now failing", tools: ["echo"], responseMode: "json" });
+  assert.deepEqual(changed.counters, {});
+
+  const after = await (await echo(session.mcpUrl, 2)).json();
+  assert.equal(after.result.isError, true);
+  assert.equal(after.result.content[0].text, "now failing");
+  assert.equal((await view(session.id)).counters.posts, 1);
+});
+
+test("PUT /api/sessions/{id}/scenario also changes the scenario shown in the list", async () => {
+  const id = slug("relisted");
+  await json(await api("/sessions", { body: { scenario: "baseline", id } }), 201);
+  await json(await api(`/sessions/${id}/scenario`, { method: "PUT", body: { scenario: "errors.jsonrpc_error" } }), 200);
+  const body = await json(await api("/sessions"), 200);
+  assert.equal(body.sessions.find((s: Json) => s.id === id)?.scenario, "errors.jsonrpc_error");
+});
+
+test("PUT /api/sessions/{id}/scenario on an unknown session gives 404", async () => {
+  const body = await json(await api(`/sessions/${slug("nobody")}/scenario`, { method: "PUT", body: { scenario: "baseline" } }), 404);
+  assert.equal(body.error.code, "session_not_found");
+});
+
+test("POST /api/sessions/{id}/reset clears the counters and keeps the scenario", async () => {
+  const session = await createSession(server, "errors.tool_error", { tools: ["echo"], nth: 2 });
+  for (const id of [1, 2]) await (await echo(session.mcpUrl, id)).arrayBuffer();
+  assert.equal((await view(session.id)).counters.posts, 2);
+
+  const reset = await json(await api(`/sessions/${session.id}/reset`, { method: "POST" }), 200);
+  assert.deepEqual(reset.counters, {});
+  assert.equal(reset.scenario, "errors.tool_error");
+
+  // The nth-call count starts again: call 1 succeeds, call 2 fails.
+  assert.equal((await (await echo(session.mcpUrl, 3)).json()).result.isError, undefined);
+  assert.equal((await (await echo(session.mcpUrl, 4)).json()).result.isError, true);
+});
+
+test("POST /api/sessions/{id}/reset ends the session's legacy MCP sessions", async () => {
+  const session = await createSession(server, "baseline");
+  const legacy = await legacySession(session.mcpUrl);
+  assert.equal((await json(await api(`/sessions/${session.id}`), 200)).mcpSessions, 1);
+  await json(await api(`/sessions/${session.id}/reset`, { method: "POST" }), 200);
+  const res = await legacy.post({ id: 1, method: "ping" });
+  await res.arrayBuffer();
+  assert.equal(res.status, 404);
+  assert.equal((await view(session.id)).mcpSessions, 0);
+});
+
+test("POST /api/sessions/{id}/reset on an unknown session gives 404", async () => {
+  await json(await api(`/sessions/${slug("nobody")}/reset`, { method: "POST" }), 404);
+});
+
+test("DELETE /api/sessions/{id} erases the session: then GET gives 404, the MCP endpoint 404, and the list omits it", async () => {
+  const id = slug("doomed");
+  const session = await json(await api("/sessions", { body: { scenario: "baseline", id } }), 201);
+  await (await echo(session.mcpUrl, 1)).arrayBuffer();
+
+  const res = await api(`/sessions/${id}`, { method: "DELETE" });
+  assert.equal(res.status, 204);
+  assert.equal(await res.text(), "");
+
+  await json(await api(`/sessions/${id}`), 404);
+  const mcp = await echo(session.mcpUrl, 2);
+  await mcp.arrayBuffer();
+  assert.equal(mcp.status, 404);
+  const list = await json(await api("/sessions"), 200);
+  assert.equal(list.sessions.some((s: Json) => s.id === id), false);
+});
+
+test("an erased slug id can be created again, with fresh counters", async () => {
+  const id = slug("reborn");
+  const first = await json(await api("/sessions", { body: { scenario: "baseline", id } }), 201);
+  await (await echo(first.mcpUrl, 1)).arrayBuffer();
+  assert.equal((await api(`/sessions/${id}`, { method: "DELETE" })).status, 204);
+  await json(await api("/sessions", { body: { scenario: "errors.tool_error", id } }), 201);
+  const body = await view(id);
+  assert.equal(body.scenario, "errors.tool_error");
+  assert.deepEqual(body.counters, {});
+});
+
+test("DELETE /api/sessions/{id} on an unknown session gives 404", async () => {
+  const res = await api(`/sessions/${slug("nobody")}`, { method: "DELETE" });
+  assert.equal((await json(res, 404)).error.code, "session_not_found");
+});
+
+test("GET /api/sessions/{id} on an unknown session gives 404", async () => {
+  const body = await json(await api(`/sessions/${slug("nobody")}`), 404);
+  assert.equal(body.error.code, "session_not_found");
+});
+
+test("the MCP endpoint of an unknown session gives 404", async () => {
+  const res = await echo(`${server.url}/s/${slug("nobody")}/mcp`, 1);
+  await res.arrayBuffer();
+  assert.equal(res.status, 404);
+});
+
+test("GET /api/scenarios lists each scenario with id, title, summary, layer, a JSON Schema for params and an example", async () => {
+  const body = await json(await api("/scenarios"), 200);
+  const ids = body.scenarios.map((s: Json) => s.id);
+  for (const id of ["baseline", "errors.http_status_sequence", "errors.jsonrpc_error", "errors.tool_error", "elicitation.approval"]) {
+    assert.ok(ids.includes(id), `${id} is in the catalogue`);
+  }
+  assert.equal(new Set(ids).size, ids.length, "ids are unique");
+  for (const entry of body.scenarios) {
+    assert.equal(typeof entry.title, "string", entry.id);
+    assert.ok(entry.title.length > 0, entry.id);
+    assert.ok(typeof entry.summary === "string" && entry.summary.length > 0, entry.id);
+    assert.ok(["transport", "protocol", "interaction", "application"].includes(entry.layer), `${entry.id}: layer ${entry.layer}`);
+    assert.equal(entry.params.type, "object", entry.id);
+    assert.equal(typeof entry.params.properties, "object", entry.id);
+    assert.equal(entry.params.additionalProperties, false, entry.id);
+    assert.equal(typeof entry.example, "object", entry.id);
+  }
+});
+
+test("every catalogue example is accepted: a session created with it gives 201", async () => {
+  const { scenarios } = await json(await api("/scenarios"), 200);
+  for (const entry of scenarios as Json[]) {
+    const res = await api("/sessions", { body: { scenario: entry.id, params: entry.example } });
+    const created = await json(res, 201);
+    assert.equal(created.scenario, entry.id);
+    assertContains(created.params, entry.example, entry.id);
+  }
+});
+
+test("an unknown scenario gives 400 naming the scenario field and the rule", async () => {
+  const body = await json(await api("/sessions", { body: { scenario: "no.such_scenario" } }), 400);
+  assert.equal(body.error.code, "invalid_request");
+  assert.deepEqual(
+    body.error.issues.map((i: Json) => [i.path, i.rule]),
+    [["scenario", "unknown_scenario"]],
+  );
+  assert.match(body.error.message, /^scenario: /);
+});
+
+test("a param that breaks its rule gives 400 naming the param's path and the rule", async () => {
+  const body = await json(await api("/sessions", { body: { scenario: "errors.tool_error", params: { nth: 0 } } }), 400);
+  assert.equal(body.error.code, "invalid_request");
+  assert.equal(body.error.issues[0].path, "params.nth");
+  assert.equal(body.error.issues[0].rule, "too_small");
+  assert.match(body.error.message, /^params\.nth: .*\(too_small\)$/);
+});
+
+test("a param of the wrong type in a nested array gives 400 naming the element's path", async () => {
+  const body = await json(await api("/sessions", { body: { scenario: "errors.http_status_sequence", params: { statusCodes: [503, "200"] } } }), 400);
+  assert.equal(body.error.issues[0].path, "params.statusCodes.1");
+  assert.equal(body.error.issues[0].rule, "invalid_type");
+});
+
+test("an unknown param gives 400 with the unrecognized_keys rule", async () => {
+  const body = await json(await api("/sessions", { body: { scenario: "baseline", params: { delay: 5 } } }), 400);
+  assert.equal(body.error.issues[0].path, "params");
+  assert.equal(body.error.issues[0].rule, "unrecognized_keys");
+  assert.match(body.error.message, /delay/);
+});
+
+test("changing to a scenario with invalid params gives 400 and leaves the session as it was", async () => {
+  const session = await createSession(server, "baseline");
+  const body = await json(await api(`/sessions/${session.id}/scenario`, { method: "PUT", body: { scenario: "errors.jsonrpc_error", params: { nth: -1 } } }), 400);
+  assert.equal(body.error.issues[0].path, "params.nth");
+  assert.equal((await view(session.id)).scenario, "baseline");
+});
+
+test("a create request without a scenario gives 400 naming scenario", async () => {
+  const body = await json(await api("/sessions", { body: { params: {} } }), 400);
+  assert.equal(body.error.issues[0].path, "scenario");
+  assert.equal(body.error.issues[0].rule, "invalid_type");
+});
+
+test("a create request with an unknown top-level field gives 400", async () => {
+  const body = await json(await api("/sessions", { body: { scenario: "baseline", scenery: "x" } }), 400);
+  assert.equal(body.error.issues[0].rule, "unrecognized_keys");
+});
+
+test("a body that is not valid JSON gives 400 invalid_json", async () => {
+  const body = await json(await api("/sessions", { raw: '{"scenario": "baseline"' }), 400);
+  assert.equal(body.error.code, "invalid_json");
+});
+
+test("a PUT body that is not valid JSON gives 400 invalid_json", async () => {
+  const session = await createSession(server, "baseline");
+  const body = await json(await api(`/sessions/${session.id}/scenario`, { method: "PUT", raw: "scenario=baseline" }), 400);
+  assert.equal(body.error.code, "invalid_json");
+});
+
+test("50 concurrent POSTs to a session's MCP endpoint are counted exactly 50 times", async () => {
+  const session = await createSession(server, "baseline");
+  const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => echo(session.mcpUrl, i + 1, `call ${i + 1}`)));
+  const bodies = await Promise.all(responses.map((r) => r.json() as Promise<Json>));
+  assert.deepEqual(
+    responses.map((r) => r.status),
+    Array(50).fill(200),
+  );
+  assert.deepEqual(
+    bodies.map((b) => b.result.content[0].text).sort(),
+    Array.from({ length: 50 }, (_, i) => `call ${i + 1}`).sort(),
+  );
+  const counters = (await view(session.id)).counters;
+  assert.equal(counters.posts, 50);
+  assert.equal(counters["method:tools/call"], 50);
+  assert.equal(counters["tool-calls:echo"], 50);
+});
+
+test("50 concurrent POSTs under a status sequence get each position of the sequence exactly once", async () => {
+  // POST n gets statusCodes[n-1]: if the count were lost or doubled, a status would repeat or go missing.
+  const statusCodes = [...Array(25).fill(503), ...Array(25).fill(429), 200];
+  const session = await createSession(server, "errors.http_status_sequence", { statusCodes });
+  const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => echo(session.mcpUrl, i + 1)));
+  await Promise.all(responses.map((r) => r.arrayBuffer()));
+  const tally = responses.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+  assert.deepEqual(tally, { 429: 25, 503: 25 });
+  assert.equal((await view(session.id)).counters.posts, 50);
+});
