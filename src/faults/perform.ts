@@ -1,7 +1,7 @@
 import type { BodyKind, Fault } from "./schema.ts";
 import { SSE_HEADERS, primingEvent, sseEvent } from "../mcp/sse.ts";
 import { ErrorCode, errorMessage, type RequestId } from "../mcp/jsonrpc.ts";
-import type { Era } from "../mcp/versions.ts";
+import { META, SERVER_INFO, type Era } from "../mcp/versions.ts";
 
 type Message = Record<string, unknown>;
 
@@ -68,7 +68,11 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
           produce: async () => ({
             jsonrpc: "2.0",
             id: input.requestId,
-            result: withResultType(input.era, { content: [{ type: "text", text: fault.text }], isError: true }),
+            result: withResultType(input.era, {
+              content: [{ type: "text", text: fault.text }],
+              isError: true,
+              ...(input.era === "modern" ? { _meta: { [META.serverInfo]: SERVER_INFO } } : {}),
+            }),
           }),
         },
         headers,
