@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ErrorCode, RpcError } from "./jsonrpc.ts";
-import type { ToolContext, ToolDefinition, ToolResult } from "./tool.ts";
+import { LOG_LEVELS, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.ts";
 import { META, SERVER_INFO, SUPPORTED_VERSIONS } from "./versions.ts";
 
 export type Handler = (params: Record<string, unknown>, ctx: DispatchContext) => Promise<Record<string, unknown>>;
@@ -21,15 +21,25 @@ export class InputRequired extends Error {
 
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: true },
-  resources: {},
-  prompts: {},
+  resources: { subscribe: true },
+  prompts: { listChanged: true },
   logging: {},
+  completions: {},
 } as const;
+
+/**
+ * resources/read of an unknown URI. 2026-07-28 (SEP-2164): -32602 with the uri in data; earlier revisions
+ * name -32002 "Resource not found" (server/resources.mdx, Error Handling).
+ */
+export function resourceNotFound(era: "modern" | "legacy", uri: unknown): RpcError {
+  return new RpcError(era === "modern" ? ErrorCode.InvalidParams : -32002, "Resource not found", { data: { uri } });
+}
 
 /** The wire form of a tool, with its JSON Schema generated from the zod args. */
 export function toolDescriptor(tool: ToolDefinition): Record<string, unknown> {
-  const generated = z.toJSONSchema(tool.args, { target: "draft-2020-12" }) as Record<string, unknown>;
-  const { $schema: _s, ...inputSchema } = tool.inputSchema ?? generated;
+  const { $schema: _s, ...generated } = z.toJSONSchema(tool.args, { target: "draft-2020-12" }) as Record<string, unknown>;
+  // A hand-written schema is sent as written, $schema and $defs included (2025-11-25: JSON Schema 2020-12 is the default dialect).
+  const inputSchema = tool.inputSchema ?? generated;
   return {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
@@ -58,20 +68,42 @@ async function callTool(params: Record<string, unknown>, ctx: DispatchContext): 
   return tool.run(args.data as Record<string, unknown>, ctx);
 }
 
+/** A tools/list result for these tools; 2026-07-28 adds the required ttlMs and cacheScope. */
+export function toolsListResult(tools: readonly ToolDefinition[], era: "modern" | "legacy", nextCursor?: string): Record<string, unknown> {
+  return {
+    tools: tools.map(toolDescriptor),
+    ...(nextCursor === undefined ? {} : { nextCursor }),
+    ...(era === "modern" ? { ttlMs: 0, cacheScope: "public" } : {}),
+  };
+}
+
 const COMMON: Record<string, Handler> = {
-  "tools/list": async (_params, ctx) => ({
-    tools: ctx.tools.map(toolDescriptor),
-    ...(ctx.era === "modern" ? { ttlMs: 0, cacheScope: "public" } : {}),
-  }),
+  "tools/list": async (_params, ctx) => toolsListResult(ctx.tools, ctx.era),
   "tools/call": async (params, ctx) => ({ ...(await callTool(params, ctx)) }),
   "resources/list": async () => ({ resources: [] }),
   "resources/templates/list": async () => ({ resourceTemplates: [] }),
   "prompts/list": async () => ({ prompts: [] }),
+  "resources/read": async (params, ctx) => {
+    throw resourceNotFound(ctx.era, params.uri);
+  },
+  "prompts/get": async (params) => {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown prompt '${String(params.name)}'`);
+  },
+  // Nothing here has completable arguments, so every completion is empty.
+  "completion/complete": async () => ({ completion: { values: [], hasMore: false } }),
 };
 
 const LEGACY_ONLY: Record<string, Handler> = {
   ping: async () => ({}),
-  "logging/setLevel": async () => ({}),
+  "logging/setLevel": async (params) => {
+    if (!(LOG_LEVELS as readonly unknown[]).includes(params.level)) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
+    }
+    return {};
+  },
+  // Accepted; resources here never change, so no notifications/resources/updated follows (2026-07-28 removes both).
+  "resources/subscribe": async () => ({}),
+  "resources/unsubscribe": async () => ({}),
 };
 
 const MODERN_ONLY: Record<string, Handler> = {

@@ -36,6 +36,31 @@ export interface ElicitParams {
   elicitationId?: string;
 }
 
+/** sampling/createMessage params, as sent to the client (legacy request or 2026-07-28 input request). */
+export interface SampleParams {
+  messages: { role: "user" | "assistant"; content: Record<string, unknown> | Record<string, unknown>[] }[];
+  maxTokens: number;
+  systemPrompt?: string;
+  [key: string]: unknown;
+}
+
+/** What the client answered to sampling/createMessage. */
+export interface SampleResult {
+  role: "user" | "assistant";
+  content: Record<string, unknown> | Record<string, unknown>[];
+  model: string;
+  stopReason?: string;
+}
+
+/** What the client answered to roots/list. */
+export interface RootsResult {
+  roots: { uri: string; name?: string }[];
+}
+
+/** RFC 5424 levels, lowest first (logging/setLevel, notifications/message). */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export interface ToolContext {
   era: Era;
   protocolVersion: string;
@@ -48,6 +73,24 @@ export interface ToolContext {
    * call ends with an input_required result. Legacy eras: a real elicitation/create on the response stream.
    */
   elicit(key: string, params: ElicitParams): Promise<ElicitResult>;
+  /**
+   * Asks the client to sample an LLM, like elicit(): 2026-07-28 through inputRequests, legacy eras with a real
+   * sampling/createMessage on the response stream. Several input calls awaited together (Promise.all) become
+   * one input_required result listing every key.
+   */
+  sample(key: string, params: SampleParams): Promise<SampleResult>;
+  /** Asks the client for its roots (roots/list), like elicit(). */
+  listRoots(key: string): Promise<RootsResult>;
+  /**
+   * Sends notifications/message on the response stream. Legacy eras: at or above the level set with
+   * logging/setLevel (all, when none was set). 2026-07-28: only when the request's
+   * _meta["io.modelcontextprotocol/logLevel"] asks for it (logging.mdx: otherwise the server MUST NOT send any).
+   */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /** Sends notifications/progress for the request's _meta.progressToken; nothing when the request has none. */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Tells this session's open subscriptions/listen streams (2026-07-28) that the tool or prompt list changed. */
+  listChanged(list: "tools" | "prompts"): void;
   /** Increments and returns a per-session counter (order numbers, runs). */
   tally(key: string): number;
   /** Sends a notification (progress, log) on the response stream, when there is one. */
@@ -65,6 +108,18 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
   /** True when the tool may ask for input, so legacy calls must answer on an SSE stream. */
   asksForInput?: boolean;
+  /**
+   * Client capabilities the tool cannot run without. 2026-07-28: a call whose _meta lacks one gets HTTP 400 with
+   * -32021 before the tool runs. Default: elicitation when asksForInput is set, otherwise none.
+   */
+  needs?: readonly ("elicitation" | "sampling" | "roots")[];
+  /** True when the tool sends notifications (progress, logs) before its result, so it answers on an SSE stream. */
+  streams?: boolean;
+  /**
+   * 2026-07-28: accept inputResponses on a retry that carries no requestState. By default an answer counts only
+   * next to the requestState this server signed, which binds it to the original params.
+   */
+  acceptsUnsignedInput?: boolean;
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 
