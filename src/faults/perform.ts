@@ -16,6 +16,8 @@ export interface PerformInput {
   produce: Produce;
   /** Extra response headers (e.g. Mcp-Session-Id). */
   headers?: Record<string, string>;
+  /** The HTTP status of a JSON answer, read after `produce` ran (an error such as -32021 travels with 400). */
+  status?: () => number;
   /** Keeps a cut stream's final message for a Last-Event-ID resumption (legacy). */
   keepForResume?: (eventId: string, message: Message) => void;
   /** Base URL used in WWW-Authenticate resource_metadata. */
@@ -133,7 +135,10 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
 }
 
 async function normal(input: PerformInput, headers: Record<string, string>): Promise<Response> {
-  if (!input.stream) return jsonResponse(200, await input.produce(undefined), headers);
+  if (!input.stream) {
+    const message = await input.produce(undefined);
+    return jsonResponse(input.status?.() ?? 200, message, headers);
+  }
   return streamed(input, headers, async (_write, emit) => input.produce(emit));
 }
 

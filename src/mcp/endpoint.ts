@@ -1,54 +1,24 @@
-import type { Decision } from "../faults/schema.ts";
 import { perform, withResultType } from "../faults/perform.ts";
-import type { RequestFacts, Scenario } from "../scenario.ts";
+import type { RequestFacts } from "../scenario.ts";
 import { BASE_TOOLS } from "./base-tools.ts";
-import { InputRequired, inputSchemaOf, resolveHandler, SERVER_CAPABILITIES, type DispatchContext } from "./dispatch.ts";
+import { InputRequired, inputSchemaOf, resolveHandler, type DispatchContext } from "./dispatch.ts";
+import { detectEra, isLegacyHeader } from "./era.ts";
+import { checkInputResponses, elicitRequest, legacyAsk, legacyElicit, ModernInputs, usableResponses, type CarriedClaims, type InputRequest } from "./inputs.ts";
 import { ErrorCode, errorMessage, readMessage, resultMessage, RpcError, type RequestId } from "./jsonrpc.ts";
+import { channelOf, listenResponse, publish, SUBSCRIPTION_ID } from "./listen.ts";
 import { validateModern } from "./modern-headers.ts";
-import { paramsDigest, signState, verifyState, type StateClaims } from "./request-state.ts";
+import { logThreshold, progressTokenOf, rememberLogLevel } from "./notifications.ts";
+import { paramsDigest, signState, verifyState } from "./request-state.ts";
+import { initializeHandler, newSessionId, withCacheHints, withServerInfo } from "./results.ts";
+import type { Handled, SessionRuntime } from "./runtime.ts";
 import { SSE_HEADERS, sseEvent } from "./sse.ts";
-import { LOG_LEVELS, type ElicitParams, type ElicitResult, type LogLevel, type RootsResult, type SampleResult, type ToolDefinition } from "./tool.ts";
-import { isLegacyVersion, LEGACY_VERSIONS, META, MODERN_VERSION, SERVER_INFO, type Era } from "./versions.ts";
+import { LOG_LEVELS, type ElicitResult, type RootsResult, type SampleResult, type ToolDefinition } from "./tool.ts";
+import { isLegacyVersion, LEGACY_VERSIONS, MODERN_VERSION, type Era } from "./versions.ts";
+
+export type { Handled, McpSessionRow, SessionRuntime } from "./runtime.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const STATE_TTL_MS = 10 * 60_000;
-/** Tags every notification on a subscriptions/listen stream, and its closing result (2026-07-28). */
-const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-const ELICIT_TIMEOUT_MS = 5 * 60_000;
-
-export interface McpSessionRow {
-  id: string;
-  protocolVersion: string;
-  clientCapabilities: Record<string, unknown>;
-  ended: boolean;
-}
-
-/** What the endpoint needs from the session's Durable Object. */
-export interface SessionRuntime {
-  scenario: Scenario;
-  params: Record<string, unknown>;
-  /** Atomically counts this POST and returns the counts that include it. */
-  count(facts: { method?: string; tool?: string; mcpSessionId?: string }): { posts: number; method: number; tool: number; mcpSession: number };
-  tally(key: string): number;
-  createMcpSession(id: string, protocolVersion: string, clientCapabilities: Record<string, unknown>, clientInfo: unknown): void;
-  getMcpSession(id: string): McpSessionRow | undefined;
-  endMcpSession(id: string): boolean;
-  stateKey(): Promise<CryptoKey>;
-  waitForClient(id: string, timeoutMs: number): Promise<unknown>;
-  deliverToServer(id: RequestId, message: unknown): boolean;
-  keepForResume(eventId: string, message: Record<string, unknown>): void;
-  takeResumed(eventId: string): Record<string, unknown> | undefined;
-  waitUntil(promise: Promise<unknown>): void;
-  now(): number;
-}
-
-/** What happened, for the journal: the facts the scenario saw and the fault it chose. */
-export interface Handled {
-  response: Response;
-  facts?: RequestFacts;
-  decision?: Decision;
-  requestBody?: string;
-}
 
 function lowerHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
@@ -135,7 +105,7 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
       protocolVersion = ctx.protocolVersion;
       clientCapabilities = ctx.clientCapabilities;
     } catch (error) {
-      if (error instanceof RpcError) return { response: rpcErrorResponse(requestId, headerFirst(error, headers, params)), requestBody, facts: baseFacts("modern", MODERN_VERSION, headers, incoming.kind, message.method) };
+      if (error instanceof RpcError) return { response: rpcErrorResponse(requestId, error), requestBody, facts: baseFacts("modern", MODERN_VERSION, headers, incoming.kind, message.method) };
       throw error;
     }
   } else if (message.method === "initialize") {
@@ -222,6 +192,7 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
   }
 
   const stateKey = era === "modern" ? await runtime.stateKey() : undefined;
+  let status = 200;
   const produce = async (emit: ((m: Record<string, unknown>) => void) | undefined) => {
     let inputs: ModernInputs | undefined;
     const modernAsk = <T>(key: string, inputRequest: InputRequest) => (inputs ? inputs.ask<T>(key, inputRequest) : Promise.reject(new Error("input requested too early")));
@@ -276,12 +247,15 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
         const state = await signState(stateKey, claims);
         return resultMessage(id, { resultType: "input_required", inputRequests: error.requests, requestState: state });
       }
-      if (error instanceof RpcError) return errorMessage(id, error.code, error.message, error.data);
+      if (error instanceof RpcError) {
+        status = error.httpStatus;
+        return errorMessage(id, error.code, error.message, error.data);
+      }
       return errorMessage(id, ErrorCode.InternalError, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
 
-  const base = performBase(era, id, runtime, request, extraHeaders, produce);
+  const base = { ...performBase(era, id, runtime, request, extraHeaders, produce), status: () => status };
   base.stream = runtime.params.responseMode === "sse" || Boolean(tool?.streams) || (era === "legacy" && Boolean(tool?.asksForInput));
   const response = await perform(decision?.fault, base);
   return { response, facts, decision, requestBody };
@@ -311,95 +285,6 @@ function baseFacts(era: Era, protocolVersion: string, headers: Record<string, st
   return { era, protocolVersion, httpMethod: "POST", kind, headers, ...(method ? { method } : {}) };
 }
 
-/**
- * A request with 2026-07-28 `_meta` (or modern headers) is served statelessly; `initialize` and a session id
- * select the legacy semantics (2026-07-28 streamable-http "Backward Compatibility").
- */
-export function detectEra(method: string, params: Record<string, unknown>, headers: Record<string, string>): Era {
-  const meta = params._meta as Record<string, unknown> | undefined;
-  // An initialize stamped with 2026-07-28 _meta is a modern request for a removed method (404, -32601).
-  if (meta && META.protocolVersion in meta) return "modern";
-  if (method === "initialize") return "legacy";
-  // A 2025 version header decides before Mcp-Method: legacy clients may send the 2026 headers too.
-  const version = headers["mcp-protocol-version"];
-  if (version !== undefined) return isLegacyHeader(version) ? "legacy" : "modern";
-  if (headers["mcp-method"] !== undefined) return "modern";
-  if (headers["mcp-session-id"] !== undefined) return "legacy";
-  return "modern";
-}
-
-/**
- * 2026-07-28 streamable-http: MCP-Protocol-Version MUST equal the body's _meta protocolVersion, so a body version
- * that differs from the header is a HeaderMismatch (-32020) before it is an unsupported version (-32022).
- */
-function headerFirst(error: RpcError, headers: Record<string, string>, params: Record<string, unknown>): RpcError {
-  const header = headers["mcp-protocol-version"];
-  const body = (params._meta as Record<string, unknown> | undefined)?.[META.protocolVersion];
-  if (error.code !== ErrorCode.UnsupportedProtocolVersion || header === undefined || header === body) return error;
-  return new RpcError(ErrorCode.HeaderMismatch, `Header mismatch: MCP-Protocol-Version header value '${header}' does not match body value '${String(body)}'`, { httpStatus: 400 });
-}
-
-/**
- * 2025-11-25 transports: a request without MCP-Protocol-Version is served as 2025-03-26, so an explicit 2025-03-26
- * header on a legacy session gets the same service rather than a 400.
- */
-function isLegacyHeader(version: string): boolean {
-  return isLegacyVersion(version) || version === "2025-03-26";
-}
-
-function newSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function initializeHandler(protocolVersion: string, store: () => void) {
-  return async () => (store(), {
-    protocolVersion,
-    capabilities: SERVER_CAPABILITIES,
-    serverInfo: SERVER_INFO,
-    instructions: "Faultline: an MCP server that injects faults chosen by the session's scenario.",
-  });
-}
-
-const CACHEABLE = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
-
-/** 2026-07-28 (SEP-2549): these results MUST carry ttlMs and cacheScope; handlers that set none get "do not cache". */
-function withCacheHints(era: Era, method: string, result: Record<string, unknown>): Record<string, unknown> {
-  if (era !== "modern" || !CACHEABLE.has(method)) return result;
-  return { ttlMs: 0, cacheScope: "public", ...result };
-}
-
-function withServerInfo(era: Era, result: Record<string, unknown>): Record<string, unknown> {
-  if (era !== "modern") return result;
-  const meta = (result._meta ?? {}) as Record<string, unknown>;
-  return { ...result, _meta: { ...meta, [META.serverInfo]: SERVER_INFO } };
-}
-
-function elicitRequest(params: ElicitParams) {
-  const { elicitationId: _id, ...rest } = params;
-  return { method: "elicitation/create", params: { mode: params.mode ?? "form", ...rest } };
-}
-
-/** Legacy eras: a real elicitation/create on the POST's SSE stream, answered by a later POST. */
-function legacyElicit(emit: ((m: Record<string, unknown>) => void) | undefined, runtime: SessionRuntime, clientCapabilities: Record<string, unknown>) {
-  return async (_key: string, params: ElicitParams): Promise<ElicitResult> => {
-    // 2025-11-25 lifecycle: both parties MUST only use negotiated capabilities; an empty elicitation capability means form mode only.
-    if (!emit || !supportsElicitation(clientCapabilities, params.mode ?? "form")) return { action: "cancel" };
-    const id = `elicit-${crypto.randomUUID()}`;
-    const answer = runtime.waitForClient(id, ELICIT_TIMEOUT_MS);
-    const { elicitationId, ...rest } = params;
-    emit({ jsonrpc: "2.0", id, method: "elicitation/create", params: { ...rest, ...(params.mode === "url" ? { elicitationId: elicitationId ?? id } : {}) } });
-    const response = (await answer) as { result?: ElicitResult; error?: unknown } | undefined;
-    return response?.result && typeof response.result.action === "string" ? response.result : { action: "cancel" };
-  };
-}
-
-function supportsElicitation(clientCapabilities: Record<string, unknown>, mode: "form" | "url"): boolean {
-  const elicitation = clientCapabilities.elicitation;
-  if (!elicitation || typeof elicitation !== "object") return false;
-  const modes = Object.keys(elicitation);
-  return mode === "url" ? modes.includes("url") : modes.length === 0 || modes.includes("form");
-}
 
 /** GET: 405, except a legacy Last-Event-ID resumption of a stream that was cut on purpose. */
 function resume(headers: Record<string, string>, runtime: SessionRuntime): Response {
@@ -409,212 +294,3 @@ function resume(headers: Record<string, string>, runtime: SessionRuntime): Respo
   return new Response(sseEvent(message, { id: `${lastEventId}-resumed` }), { status: 200, headers: SSE_HEADERS });
 }
 
-// ---- input requests: elicitation, sampling and roots in both eras ----
-
-type InputRequest = { method: string; params: Record<string, unknown> };
-
-/** request-state.ts claims plus the answers of earlier rounds (`a`), so a later round need not ask again. */
-type CarriedClaims = StateClaims & { a?: Record<string, unknown> };
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-const ANSWER_CHECKS: Record<string, (answer: Record<string, unknown>) => boolean> = {
-  "elicitation/create": (a) => ["accept", "decline", "cancel"].includes(a.action as string),
-  "sampling/createMessage": (a) => typeof a.role === "string" && (isObject(a.content) || Array.isArray(a.content)),
-  "roots/list": (a) => Array.isArray(a.roots),
-};
-
-const CAPABILITY_OF: Record<string, "elicitation" | "sampling" | "roots"> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};
-
-/** A malformed inputResponses is a protocol error (2026-07-28 mrtr.mdx, Server Requirements). */
-function checkInputResponses(params: Record<string, unknown>): void {
-  if (!("inputResponses" in params)) return;
-  const responses = params.inputResponses;
-  if (!isObject(responses) || !Object.values(responses).every(isObject)) {
-    throw new RpcError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object whose values are result objects");
-  }
-}
-
-/**
- * 2026-07-28 MRTR: an answer comes from the retry's inputResponses (only for keys the signed requestState asked
- * for, unless the tool accepts unsigned input) or from an earlier round carried in the state. A missing one ends
- * the call with input_required; input calls awaited together (Promise.all) share one InputRequired.
- */
-class ModernInputs {
-  readonly answered: Record<string, unknown>;
-  private readonly fresh: Record<string, unknown>;
-  private readonly clientCapabilities: Record<string, unknown>;
-  private pending: InputRequired | undefined;
-
-  constructor(fresh: Record<string, unknown>, claims: CarriedClaims | undefined, clientCapabilities: Record<string, unknown>) {
-    this.fresh = fresh;
-    this.answered = { ...(claims?.a ?? {}) };
-    this.clientCapabilities = clientCapabilities;
-  }
-
-  ask<T>(key: string, request: InputRequest): Promise<T> {
-    if (key in this.answered) return Promise.resolve(this.answered[key] as T);
-    const answer = this.fresh[key];
-    if (answer !== undefined) {
-      if (!isObject(answer) || !ANSWER_CHECKS[request.method]?.(answer)) {
-        return Promise.reject(new RpcError(ErrorCode.InvalidParams, `Invalid params: inputResponses.${key} is not a ${request.method} result`));
-      }
-      this.answered[key] = answer;
-      return Promise.resolve(answer as T);
-    }
-    // The server MUST NOT include input requests the client has not declared support for.
-    const capability = CAPABILITY_OF[request.method];
-    if (capability && !this.clientCapabilities[capability]) {
-      return Promise.reject(
-        new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${capability}`, {
-          httpStatus: 400,
-          data: { requiredCapabilities: { [capability]: {} } },
-        }),
-      );
-    }
-    this.pending ??= new InputRequired({});
-    this.pending.requests[key] = request;
-    return Promise.reject(this.pending);
-  }
-}
-
-/** The inputResponses a retry may use: those the signed state asked for, or all of them for tools that accept unsigned input. */
-function usableResponses(params: Record<string, unknown>, claims: CarriedClaims | undefined, acceptsUnsigned: boolean): Record<string, unknown> {
-  const responses = isObject(params.inputResponses) ? params.inputResponses : {};
-  if (claims) return Object.fromEntries(Object.entries(responses).filter(([key]) => claims.k.includes(key)));
-  return acceptsUnsigned && params.requestState === undefined ? responses : {};
-}
-
-/** Legacy eras: a real server-to-client request on the POST's SSE stream, answered by a later POST. */
-function legacyAsk(emit: ((m: Record<string, unknown>) => void) | undefined, runtime: SessionRuntime, clientCapabilities: Record<string, unknown>) {
-  return async <T>(request: InputRequest): Promise<T> => {
-    const capability = CAPABILITY_OF[request.method];
-    // 2025-11-25 lifecycle: both parties MUST only use capabilities that were negotiated.
-    if (capability && !clientCapabilities[capability]) {
-      throw new RpcError(ErrorCode.InvalidRequest, `The client did not declare the ${capability} capability, so ${request.method} cannot be sent`);
-    }
-    if (!emit) throw new RpcError(ErrorCode.InternalError, `${request.method} needs an SSE response stream`);
-    const id = `${capability ?? "request"}-${crypto.randomUUID()}`;
-    const answer = runtime.waitForClient(id, ELICIT_TIMEOUT_MS);
-    emit({ jsonrpc: "2.0", id, method: request.method, params: request.params });
-    const response = (await answer) as { result?: unknown; error?: { code?: number; message?: string } } | undefined;
-    if (isObject(response?.result)) return response.result as T;
-    throw new RpcError(ErrorCode.InternalError, `The client did not answer ${request.method}${response?.error?.message ? `: ${response.error.message}` : ""}`);
-  };
-}
-
-// ---- logging and progress ----
-
-/** Legacy eras: the level set with logging/setLevel, per MCP session (in memory; a restart forgets it). */
-const LEGACY_LOG_LEVELS = new Map<string, LogLevel>();
-
-function logThreshold(era: Era, params: Record<string, unknown>, mcpSessionId: string | undefined): LogLevel | undefined {
-  if (era === "modern") {
-    // 2026-07-28 logging: without _meta logLevel the server MUST NOT send notifications/message.
-    const level = (params._meta as Record<string, unknown> | undefined)?.[META.logLevel];
-    return (LOG_LEVELS as readonly unknown[]).includes(level) ? (level as LogLevel) : undefined;
-  }
-  return (mcpSessionId && LEGACY_LOG_LEVELS.get(mcpSessionId)) || "debug";
-}
-
-function rememberLogLevel(mcpSessionId: string | undefined, level: unknown): void {
-  if (!mcpSessionId || !(LOG_LEVELS as readonly unknown[]).includes(level)) return;
-  if (LEGACY_LOG_LEVELS.size > 10_000) LEGACY_LOG_LEVELS.clear();
-  LEGACY_LOG_LEVELS.set(mcpSessionId, level as LogLevel);
-}
-
-function progressTokenOf(params: Record<string, unknown>): string | number | undefined {
-  const token = (params._meta as Record<string, unknown> | undefined)?.progressToken;
-  return typeof token === "string" || typeof token === "number" ? token : undefined;
-}
-
-// ---- subscriptions/listen (2026-07-28) ----
-
-type ListChange = { list: "tools" | "prompts" };
-type Subscriber = (change: ListChange) => void;
-
-/**
- * Open listen streams per session. A session is one Durable Object, so every request of a session runs in the
- * same isolate; the channel is the MCP path (/s/{id}/mcp), which names the session.
- */
-const SUBSCRIBERS = new Map<string, Set<Subscriber>>();
-const LISTEN_KEEPALIVE_MS = 15_000;
-const LISTEN_MAX_MS = 10 * 60_000;
-
-function channelOf(request: Request): string {
-  return new URL(request.url).pathname;
-}
-
-function publish(channel: string, change: ListChange): void {
-  for (const subscriber of SUBSCRIBERS.get(channel) ?? []) subscriber(change);
-}
-
-/**
- * The part of a SubscriptionFilter this server honours: list changes of tools and prompts, and resource
- * subscriptions (accepted; no resource here ever changes, so no notifications/resources/updated follows).
- */
-function honoredFilter(params: Record<string, unknown>): Record<string, unknown> {
-  const wanted = isObject(params.notifications) ? params.notifications : {};
-  const uris = Array.isArray(wanted.resourceSubscriptions) ? wanted.resourceSubscriptions.filter((u) => typeof u === "string") : [];
-  return {
-    ...(wanted.toolsListChanged === true ? { toolsListChanged: true } : {}),
-    ...(wanted.promptsListChanged === true ? { promptsListChanged: true } : {}),
-    ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
-  };
-}
-
-function notificationFor(change: ListChange, filter: Record<string, unknown>): { method: string; params: Record<string, unknown> } | undefined {
-  const key = `${change.list}ListChanged`;
-  return filter[key] === true ? { method: `notifications/${change.list}/list_changed`, params: {} } : undefined;
-}
-
-/**
- * A subscriptions/listen stream: the acknowledgement first, then the notifications the filter asked for, each
- * tagged with the subscription id (the listen request's id); SSE comments keep it alive. After LISTEN_MAX_MS the
- * server ends it gracefully with a complete result (2026-07-28 subscriptions.mdx).
- */
-function listenResponse(id: RequestId, params: Record<string, unknown>, channel: string, runtime: SessionRuntime): Response {
-  const filter = honoredFilter(params);
-  const tag = { [SUBSCRIPTION_ID]: id };
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  const encoder = new TextEncoder();
-  let open = true;
-  let finish: () => void = () => undefined;
-  const ended = new Promise<void>((resolve) => (finish = resolve));
-  const write = (chunk: string) => {
-    if (!open) return;
-    writer.write(encoder.encode(chunk)).catch(() => {
-      open = false;
-      finish();
-    });
-  };
-  const subscriber: Subscriber = (change) => {
-    const notification = notificationFor(change, filter);
-    if (notification) write(sseEvent({ jsonrpc: "2.0", method: notification.method, params: { ...notification.params, _meta: tag } }));
-  };
-  write(sseEvent({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: filter, _meta: tag } }));
-  const subscribers = SUBSCRIBERS.get(channel) ?? new Set<Subscriber>();
-  SUBSCRIBERS.set(channel, subscribers);
-  subscribers.add(subscriber);
-  const keepAlive = setInterval(() => write(": keep-alive\n\n"), LISTEN_KEEPALIVE_MS);
-  const lifetime = setTimeout(() => {
-    write(sseEvent(resultMessage(id, { resultType: "complete", _meta: { ...tag, [META.serverInfo]: SERVER_INFO } })));
-    finish();
-  }, LISTEN_MAX_MS);
-  runtime.waitUntil(
-    ended.then(async () => {
-      clearInterval(keepAlive);
-      clearTimeout(lifetime);
-      subscribers.delete(subscriber);
-      if (subscribers.size === 0) SUBSCRIBERS.delete(channel);
-      open = false;
-      await writer.close().catch(() => undefined);
-    }),
-  );
-  return new Response(readable, { status: 200, headers: SSE_HEADERS });
-}

@@ -19,7 +19,8 @@ const NAME_HEADER_METHODS = new Set(["tools/call", "resources/read", "prompts/ge
 
 /** Decodes `=?base64?...?=` header values (2026-07-28 streamable-http "Value Encoding"). */
 export function decodeHeaderValue(value: string): string | undefined {
-  const match = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/.exec(value);
+  // Standard base64 (RFC 4648 section 4) with its padding; unpadded or URL-safe text is an invalid value.
+  const match = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/.exec(value);
   if (!match) return /^[\x20-\x7e]*$/.test(value) && value.trim() === value ? value : undefined;
   try {
     const binary = atob(match[1] ?? "");
@@ -49,15 +50,16 @@ export function validateModern(
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params: missing or invalid ${missing || "params._meta"}`, { httpStatus: 400 });
   }
   const version = meta.data[META.protocolVersion];
+  // The header MUST equal the body's version, so a disagreement is a HeaderMismatch before it is an unsupported version.
+  const headerVersion = headers["mcp-protocol-version"];
+  if (headerVersion === undefined) throw mismatch("MCP-Protocol-Version header is missing");
+  if (headerVersion !== version) throw mismatch(`MCP-Protocol-Version header value '${headerVersion}' does not match body value '${version}'`);
   if (version !== MODERN_VERSION) {
     throw new RpcError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
       httpStatus: 400,
       data: { supported: [...SUPPORTED_VERSIONS], requested: version },
     });
   }
-  const headerVersion = headers["mcp-protocol-version"];
-  if (headerVersion === undefined) throw mismatch("MCP-Protocol-Version header is missing");
-  if (headerVersion !== version) throw mismatch(`MCP-Protocol-Version header value '${headerVersion}' does not match body value '${version}'`);
 
   const headerMethod = headers["mcp-method"];
   if (headerMethod === undefined) throw mismatch("Mcp-Method header is missing");

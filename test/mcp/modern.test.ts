@@ -367,11 +367,23 @@ test("inputResponses without the requestState are not trusted: the answer is inp
   assert.equal((await result(res, 74)).resultType, "input_required");
 });
 
-test("url mode asks for approval with an elicitation/create in url mode", async () => {
+test("url mode asks a client that declared elicitation.url with an elicitation/create in url mode", async () => {
   const session = await createSession(server, "elicitation.approval", { mode: "url" });
-  const out = await askForApproval(session.mcpUrl, 75);
+  const res = await postModern(session.mcpUrl, 75, "tools/call", ORDER, { capabilities: { elicitation: { url: {} } } });
+  const out = await result(res, 75);
+  assert.equal(out.resultType, "input_required");
   assert.equal(out.inputRequests.approval.params.mode, "url");
   assert.match(out.inputRequests.approval.params.url, /^https:\/\//);
+});
+
+test("url mode refuses a client whose elicitation capability is form only with 400 and -32021", async () => {
+  const session = await createSession(server, "elicitation.approval", { mode: "url" });
+  const res = await postModern(session.mcpUrl, 77, "tools/call", ORDER, { capabilities: ELICITATION });
+  assert.equal(res.status, 400);
+  const body = (await res.json()) as Json;
+  assert.equal(body.id, 77);
+  assert.equal(body.error.code, -32021);
+  assert.deepEqual(body.error.data.requiredCapabilities, { elicitation: { url: {} } });
 });
 
 test("tools that are not listed for approval run at once, without elicitation", async () => {
