@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { ApiError } from "./api-error.ts";
 import { classifyRoutes } from "../routes/classify.ts";
 import { checkRoutes } from "../routes/checks.ts";
+import { dashboardRoutes } from "../routes/dashboard.tsx";
 import { journalRoutes } from "../routes/journal.ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { scenarioRoutes } from "../routes/scenarios.ts";
@@ -21,6 +22,7 @@ app.route("/api/sessions", checkRoutes);
 app.route("/api/scenarios", scenarioRoutes);
 app.route("/", wellKnownRoutes);
 app.route("/", mcpRoutes);
+app.route("/", dashboardRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}` } }, 404));
 app.onError((err, c) => {

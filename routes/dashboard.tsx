@@ -1,0 +1,37 @@
+import { Hono } from "hono";
+import { catalogue } from "../scenarios/index.ts";
+import { assetEtag, ASSETS } from "../src/dashboard/assets.ts";
+import { ClassifyPage } from "../src/dashboard/classify-page.tsx";
+import { HomePage } from "../src/dashboard/home-page.tsx";
+import { NotFoundPage } from "../src/dashboard/layout.tsx";
+import { securityHeaders } from "../src/dashboard/security.ts";
+import { SessionPage } from "../src/dashboard/session-page.tsx";
+import { indexStub, sessionStub } from "../src/session/access.ts";
+
+const mcpUrl = (origin: string, id: string) => `${origin}/s/${id}/mcp`;
+
+/** The dashboard: server-rendered pages at /, /sessions/{id} and /classify, and their scripts and styles under /assets/. */
+export const dashboardRoutes = new Hono<{ Bindings: Env }>()
+  .get("/", securityHeaders, async (c) => {
+    const origin = new URL(c.req.url).origin;
+    const sessions = (await indexStub(c.env).list(500)).map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) }));
+    return c.html(<HomePage scenarios={catalogue()} sessions={sessions} />);
+  })
+  .get("/sessions/:id", securityHeaders, async (c) => {
+    const id = c.req.param("id");
+    const stub = sessionStub(c.env, id);
+    const view = await stub.view();
+    if (!view) return c.html(<NotFoundPage what={`There is no session '${id}'. It may have been deleted.`} />, 404);
+    const origin = new URL(c.req.url).origin;
+    const hasEntries = (await stub.journalPage({ limit: 1, order: "desc" })).entries.length > 0;
+    return c.html(<SessionPage session={view} mcpUrl={mcpUrl(origin, id)} origin={origin} scenarios={catalogue()} hasEntries={hasEntries} />);
+  })
+  .get("/classify", securityHeaders, (c) => c.html(<ClassifyPage origin={new URL(c.req.url).origin} />))
+  .get("/assets/:name", securityHeaders, (c) => {
+    const asset = ASSETS.get(c.req.param("name"));
+    if (!asset) return c.text("Not found", 404);
+    const etag = assetEtag(asset);
+    const headers = { "content-type": asset.contentType, etag, "cache-control": "no-cache" };
+    if (c.req.header("if-none-match") === etag) return c.body(null, 304, headers);
+    return c.body(asset.body, 200, headers);
+  });

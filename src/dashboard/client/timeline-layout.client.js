@@ -1,0 +1,167 @@
+// Served as /assets/timeline-layout.client.js. Pure geometry for the session timeline: no DOM, so Node tests
+// can import it. Time runs along x (long idle stretches are cut to a fixed-width break), one lane per
+// method + tool, and the wait before each retry of a failed call is measured and flagged when it is too short.
+
+/** Idle stretches longer than this are drawn as a break of BREAK_PX pixels. */
+export const BREAK_MS = 5_000;
+const BREAK_PX = 34;
+/** A retry sooner than this after a failure, with no Retry-After asked, counts as "no backoff". */
+export const MIN_BACKOFF_MS = 100;
+const LANE_HEIGHT = 34;
+const TOP = 10;
+const AXIS = 24;
+const MIN_STEP = 10;
+const LABEL_SPACE = 50;
+/** At most this many pixels per millisecond, so a lone exchange or a short burst does not fill the width. */
+const MAX_SCALE = 10;
+
+const SUCCESS = new Set(["TOOL_SUCCESS", "NOTIFICATION_ACCEPTED"]);
+
+/** The lane of an exchange: "tools/call echo", "initialize", or the HTTP method for GET/DELETE. */
+export function laneKey(entry) {
+  const rpc = entry.rpc ?? {};
+  if (rpc.method) return rpc.toolName ? `${rpc.method} ${rpc.toolName}` : rpc.method;
+  if (rpc.kind === "response") return "(response)";
+  return String(entry.request?.method ?? "?");
+}
+
+const startOf = (entry) => Date.parse(entry.time);
+const endOf = (entry) => startOf(entry) + (Number(entry.durationMs) || 0);
+
+/** Whether an exchange failed, so that the next one in its lane is a retry. */
+export function failed(entry) {
+  const outcome = entry.verdict?.outcome;
+  if (outcome) return !SUCCESS.has(outcome);
+  return Number(entry.response?.status) >= 400;
+}
+
+/** "+312 ms", "+2.5 s": a wait, as labelled on the timeline. */
+export function gapLabel(ms) {
+  if (ms < 1000) return `+${Math.round(ms)} ms`;
+  if (ms < 60_000) return `+${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  return `+${(ms / 60_000).toFixed(1)} min`;
+}
+
+function niceStep(msPerPx) {
+  const target = msPerPx * 90;
+  const power = 10 ** Math.floor(Math.log10(Math.max(target, 1)));
+  for (const factor of [1, 2, 5, 10]) if (factor * power >= target) return factor * power;
+  return 10 * power;
+}
+
+/**
+ * Lays out the entries. `width` is the space available; the picture grows wider (and scrolls) when marks would
+ * otherwise sit closer than MIN_STEP pixels.
+ */
+export function layoutTimeline(entries, { width = 900, labelWidth = 150 } = {}) {
+  const sorted = entries
+    .filter((entry) => Number.isFinite(startOf(entry)))
+    .sort((a, b) => startOf(a) - startOf(b) || a.seq - b.seq);
+  const lanes = [];
+  const laneIndex = new Map();
+  for (const entry of sorted) {
+    const key = laneKey(entry);
+    if (!laneIndex.has(key)) {
+      laneIndex.set(key, lanes.length);
+      lanes.push({ key, y: TOP + lanes.length * LANE_HEIGHT + LANE_HEIGHT / 2 });
+    }
+  }
+
+  const x0 = labelWidth + 16;
+  const plot = Math.max(width - x0 - 24, 120);
+  const steps = sorted.slice(1).map((entry, i) => Math.max(0, startOf(entry) - startOf(sorted[i])));
+  const linear = steps.reduce((sum, ms) => sum + (ms > BREAK_MS ? 0 : ms), 0);
+  const breakCount = steps.filter((ms) => ms > BREAK_MS).length;
+  // The last exchange's duration gets room too, so its bar is visible.
+  const tail = sorted.length ? Math.min(Number(sorted.at(-1).durationMs) || 0, BREAK_MS) : 0;
+  const scale = linear + tail > 0 ? Math.min(Math.max(plot - breakCount * BREAK_PX, 40) / (linear + tail), MAX_SCALE) : 0;
+
+  const xs = [x0];
+  const breaks = [];
+  steps.forEach((ms, i) => {
+    const isBreak = ms > BREAK_MS;
+    const dx = isBreak ? BREAK_PX : Math.max(ms * scale, MIN_STEP);
+    xs.push(xs[i] + dx);
+    if (isBreak) breaks.push({ x: xs[i] + dx / 2, ms });
+  });
+
+  /** x of any instant: linear within a step, proportional inside a break, linear after the last start. */
+  const xAt = (t) => {
+    if (sorted.length === 0) return x0;
+    for (let i = sorted.length - 1; i >= 0; i--) {
+      const start = startOf(sorted[i]);
+      if (t < start) continue;
+      if (i === sorted.length - 1) return xs[i] + Math.min(t - start, BREAK_MS) * scale;
+      const span = startOf(sorted[i + 1]) - start;
+      return span > 0 ? xs[i] + ((t - start) / span) * (xs[i + 1] - xs[i]) : xs[i];
+    }
+    return x0;
+  };
+
+  const marks = sorted.map((entry, i) => ({
+    seq: entry.seq,
+    key: laneKey(entry),
+    x: xs[i],
+    xEnd: Math.max(xs[i], xAt(endOf(entry))),
+    y: lanes[laneIndex.get(laneKey(entry))].y,
+    outcome: entry.verdict?.outcome,
+    status: entry.response?.status,
+    time: entry.time,
+  }));
+
+  const gaps = [];
+  const previous = new Map();
+  const lastLabel = new Map();
+  sorted.forEach((entry, i) => {
+    const key = laneKey(entry);
+    const prior = previous.get(key);
+    previous.set(key, { entry, i });
+    if (!prior || !failed(prior.entry)) return;
+    const ms = Math.max(0, startOf(entry) - endOf(prior.entry));
+    const outcome = prior.entry.verdict?.outcome;
+    const followUp = outcome === "INPUT_REQUIRED";
+    const advisedMs = prior.entry.verdict?.retry?.afterMs;
+    const tooSoon = !followUp && ms < (advisedMs ?? MIN_BACKOFF_MS);
+    const x1 = marks[prior.i].xEnd;
+    const x2 = marks[i].x;
+    const mid = (x1 + x2) / 2;
+    const last = lastLabel.get(key);
+    const level = last && mid - last.x < LABEL_SPACE ? 1 - last.level : 0;
+    lastLabel.set(key, { x: mid, level });
+    gaps.push({ key, from: prior.entry.seq, to: entry.seq, x1, x2, y: marks[i].y, ms, label: gapLabel(ms), tooSoon, followUp, advisedMs, after: outcome ?? `HTTP ${prior.entry.response?.status}`, level });
+  });
+
+  const ticks = [];
+  if (scale > 0 && sorted.length > 0) {
+    const step = niceStep(1 / scale);
+    const t0 = sorted.length ? startOf(sorted[0]) : 0;
+    let lastX = -Infinity;
+    // Ticks inside each unbroken stretch, at round offsets from the first exchange.
+    let segmentStart = 0;
+    for (let i = 0; i <= steps.length; i++) {
+      if (i < steps.length && steps[i] <= BREAK_MS) continue;
+      const from = startOf(sorted[segmentStart]) - t0;
+      const to = (i < steps.length ? startOf(sorted[i]) : endOf(sorted[i])) - t0;
+      for (let offset = Math.ceil(from / step) * step; offset <= to; offset += step) {
+        const x = xAt(t0 + offset);
+        if (x - lastX < 60) continue;
+        ticks.push({ x, label: offset === 0 ? "0" : gapLabel(offset).slice(1) });
+        lastX = x;
+      }
+      segmentStart = i + 1;
+    }
+  }
+
+  const right = Math.max(...marks.map((m) => m.xEnd), x0) + 24;
+  return {
+    width: Math.max(width, Math.ceil(right)),
+    height: TOP + lanes.length * LANE_HEIGHT + AXIS,
+    axisY: TOP + lanes.length * LANE_HEIGHT,
+    labelWidth,
+    lanes,
+    marks,
+    gaps,
+    breaks,
+    ticks,
+  };
+}

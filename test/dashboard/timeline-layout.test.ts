@@ -1,0 +1,76 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+interface Gap {
+  from: number;
+  to: number;
+  ms: number;
+  label: string;
+  tooSoon: boolean;
+  followUp: boolean;
+}
+interface Layout {
+  lanes: { key: string }[];
+  marks: { seq: number; x: number }[];
+  gaps: Gap[];
+  breaks: { ms: number }[];
+}
+// A browser module (plain JS, served as text): imported by URL, so the type checker leaves it alone.
+const { layoutTimeline, laneKey } = (await import(new URL("../../src/dashboard/client/timeline-layout.client.js", import.meta.url).href)) as {
+  layoutTimeline: (entries: unknown[], options?: { width?: number }) => Layout;
+  laneKey: (entry: unknown) => string;
+};
+
+const t0 = Date.parse("2026-11-30T10:00:00.000Z");
+function entry(seq: number, atMs: number, outcome: string, extra: Record<string, unknown> = {}) {
+  return {
+    seq,
+    time: new Date(t0 + atMs).toISOString(),
+    durationMs: 5,
+    request: { method: "POST" },
+    response: { status: outcome === "HTTP_ERROR" ? 503 : 200 },
+    rpc: { method: "tools/call", toolName: "echo" },
+    verdict: { outcome, retry: { decision: "conditional" } },
+    ...extra,
+  };
+}
+
+test("one lane per method and tool, in order of first appearance", () => {
+  const layout = layoutTimeline([entry(2, 10, "TOOL_SUCCESS"), { ...entry(1, 0, "TOOL_SUCCESS"), rpc: { method: "tools/list" } }]);
+  assert.deepEqual(layout.lanes.map((l) => l.key), ["tools/list", "tools/call echo"]);
+  assert.ok((layout.marks[0]?.x ?? 0) < (layout.marks[1]?.x ?? 0));
+});
+
+test("the wait before a retry is measured from the end of the failure, and flagged when under 100 ms", () => {
+  const layout = layoutTimeline([entry(1, 0, "HTTP_ERROR"), entry(2, 25, "HTTP_ERROR"), entry(3, 1030, "TOOL_SUCCESS")]);
+  assert.deepEqual(
+    layout.gaps.map((g) => [g.from, g.to, g.ms, g.label, g.tooSoon]),
+    [
+      [1, 2, 20, "+20 ms", true],
+      [2, 3, 1000, "+1.0 s", false],
+    ],
+  );
+});
+
+test("a retry sooner than the Retry-After the server asked for is flagged", () => {
+  const failed = entry(1, 0, "HTTP_ERROR", { verdict: { outcome: "HTTP_ERROR", retry: { decision: "conditional", afterMs: 2000 } } });
+  const layout = layoutTimeline([failed, entry(2, 1005, "TOOL_SUCCESS")]);
+  assert.equal(layout.gaps[0]?.tooSoon, true);
+});
+
+test("a call after a success is not a retry, and a follow-up after input_required is not flagged", () => {
+  const layout = layoutTimeline([entry(1, 0, "TOOL_SUCCESS"), entry(2, 10, "INPUT_REQUIRED"), entry(3, 20, "TOOL_SUCCESS")]);
+  assert.equal(layout.gaps.length, 1);
+  assert.equal(layout.gaps[0]?.followUp, true);
+  assert.equal(layout.gaps[0]?.tooSoon, false);
+});
+
+test("a long idle stretch becomes a break instead of empty space", () => {
+  const layout = layoutTimeline([entry(1, 0, "TOOL_SUCCESS"), entry(2, 120_000, "TOOL_SUCCESS")], { width: 600 });
+  assert.deepEqual(layout.breaks.map((b) => b.ms), [120_000]);
+});
+
+test("exchanges without a JSON-RPC method get a lane named by the HTTP method", () => {
+  assert.equal(laneKey({ request: { method: "GET" }, rpc: {} }), "GET");
+  assert.equal(laneKey({ request: { method: "POST" }, rpc: { kind: "response" } }), "(response)");
+});
