@@ -19,6 +19,11 @@ const ChangeScenarioSchema = z.strictObject({
 });
 
 async function readJson(request: Request): Promise<unknown> {
+  // Requiring application/json also keeps other sites' plain form posts (no CORS preflight) from creating sessions.
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new ApiError(415, "unsupported_media_type", "Send the request body as Content-Type: application/json");
+  }
   const text = await request.text();
   if (text.length > 64 * 1024) throw new ApiError(413, "too_large", "The request body exceeds 64 KiB");
   try {

@@ -316,6 +316,17 @@ test("a PUT body that is not valid JSON gives 400 invalid_json", async () => {
   assert.equal(body.error.code, "invalid_json");
 });
 
+test("a create request sent as a plain-text form post gives 415 and creates nothing", async () => {
+  const res = await fetch(`${server.url}/api/sessions`, {
+    method: "POST",
+    headers: { "content-type": "text/plain" },
+    body: JSON.stringify({ scenario: "baseline", id: "csrf-probe" }),
+  });
+  const body = await json(res, 415);
+  assert.equal(body.error.code, "unsupported_media_type");
+  assert.equal((await fetch(`${server.url}/api/sessions/csrf-probe`)).status, 404);
+});
+
 test("50 concurrent POSTs to a session's MCP endpoint are counted exactly 50 times", async () => {
   const session = await createSession(server, "baseline");
   const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => echo(session.mcpUrl, i + 1, `call ${i + 1}`)));
