@@ -156,7 +156,12 @@ function unsupportedVersion(code: number, data: unknown, findings: Findings, leg
     specific: true,
   };
   if (supported !== undefined) out.supportedVersions = supported;
-  if (isRecord(data) && typeof data.requested === "string") out.details = { requestedVersion: data.requested };
+  if (isRecord(data) && typeof data.requested === "string") {
+    out.details = { requestedVersion: data.requested };
+    if (supported?.includes(data.requested)) {
+      findings.warning("REJECTED_SUPPORTED_VERSION", `The server rejects ${data.requested} while listing it in data.supported; a client cannot renegotiate its way out of this.`, SpecRef.s26Versioning);
+    }
+  }
   return out;
 }
 

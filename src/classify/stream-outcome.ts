@@ -27,7 +27,10 @@ export function fromStream(run: Run): Verdict {
   if (stream.batches > 0 || stream.foreignIds.length > 0 || stream.notMessages > 0) return verdict(run, "INVALID_ENVELOPE", investigate);
 
   const idText = request.expectedId === undefined ? "the request" : `id ${show(request.expectedId)}`;
-  findings.error(
+  // 2025-11-25 SSE polling: after a priming event id a server MAY close the connection without ending the stream.
+  const polling = run.version === "2025-11-25" && (stream.priming || stream.sse.lastEventId !== undefined);
+  findings.add(
+    polling ? "info" : "error",
     "STREAM_ENDED_WITHOUT_RESPONSE",
     `The event stream ended without the JSON-RPC response for ${idText} (${stream.messages} message event(s), ${stream.notifications} notification(s)).`,
     isModern(run.version) ? SpecRef.s26Receiving : SpecRef.s1125Resumability,

@@ -451,6 +451,11 @@ export const cases: Case[] = [
     expect: { outcome: "JSONRPC_ERROR", decision: "renegotiate", code: -32602, supportedVersions: ["2025-11-25", "2025-06-18"] },
   },
   {
+    name: "-32022 that lists the requested version as supported is flagged as a contradiction",
+    exchange: status(400, JSON_CT, errBody("a1", -32022, "Unsupported protocol version", { supported: ["2026-07-28"], requested: "2026-07-28" }), h2026, call2026),
+    expect: { outcome: "HTTP_ERROR", decision: "renegotiate", findingCodes: ["warning:REJECTED_SUPPORTED_VERSION"] },
+  },
+  {
     name: "a JSON body without a content type is read as JSON with a warning",
     exchange: { request: { body: call1 }, response: { status: 200, body: ok1 } },
     expect: { outcome: "TOOL_SUCCESS", findingCodes: ["warning:CONTENT_TYPE_MISSING"], details: { transport: "json" } },
@@ -881,7 +886,7 @@ export const cases: Case[] = [
   {
     name: "an empty event stream is incomplete",
     exchange: sse(""),
-    expect: { outcome: "STREAM_INCOMPLETE", decision: "conditional", findingCodes: ["STREAM_ENDED_WITHOUT_RESPONSE"] },
+    expect: { outcome: "STREAM_INCOMPLETE", decision: "conditional", findingCodes: ["error:STREAM_ENDED_WITHOUT_RESPONSE"] },
   },
   {
     name: "a 2025-11-25 priming event with retry and no response may be resumed with Last-Event-ID after the retry time",
@@ -890,7 +895,7 @@ export const cases: Case[] = [
       outcome: "STREAM_INCOMPLETE",
       decision: "conditional",
       afterMs: 1500,
-      findingCodes: ["STREAM_ENDED_WITHOUT_RESPONSE", "info:SSE_RESUMABLE"],
+      findingCodes: ["info:STREAM_ENDED_WITHOUT_RESPONSE", "info:SSE_RESUMABLE"],
       details: { sse: { events: 2, messages: 1, notifications: 1, progress: 1, logs: 0, serverRequests: 0, comments: 0, lastEventId: "ev-0", retryMs: 1500 } },
     },
   },
