@@ -67,8 +67,18 @@ suite_next() {
 }
 
 # ---- MCP Inspector CLI ----
+# Installed in its own prefix, not as a project dependency: it pulls in vite, whose Windows-only optional
+# dependency is missing from the registry, and that would leave package-lock.json unusable for `npm ci`.
+INSPECTOR_VERSION=2.12.0
+INSPECTOR_DIR=node_modules/.tools/inspector-$INSPECTOR_VERSION
+INSPECTOR="$INSPECTOR_DIR/node_modules/.bin/mcp-inspector"
+if [[ ! -x "$INSPECTOR" ]]; then
+  echo "== installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION into $INSPECTOR_DIR"
+  mkdir -p "$INSPECTOR_DIR"
+  npm install --prefix "$INSPECTOR_DIR" --no-save --no-audit --no-fund --loglevel=error "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null
+fi
 inspect() { # inspect URL ERA ARGS... : one CLI call, HOME in a scratch dir, never an interactive login
-  HOME="$SCRATCH/home" timeout 60 mcp-inspector --cli "$1" --protocol-era "$2" --stored-auth-only --format json "${@:3}"
+  HOME="$SCRATCH/home" timeout 60 "$INSPECTOR" --cli "$1" --protocol-era "$2" --stored-auth-only --format json "${@:3}"
 }
 
 json_check() { # json_check FILE JS-EXPRESSION-ON-r : the expression must be true for the parsed output
