@@ -18,6 +18,8 @@ export interface RequestFacts {
   /** Lower-cased header names. */
   headers: Record<string, string>;
   mcpSessionId?: string;
+  /** The version an `initialize` asked for, before negotiation picked `protocolVersion`. */
+  requestedVersion?: string;
 }
 
 /** Counts, including the current request, kept atomically by the session's Durable Object. */

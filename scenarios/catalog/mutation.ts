@@ -8,21 +8,13 @@ const CHANGED = "catalog-changed";
 const RETIRING = "retiring_tool";
 const ADDED = "added_tool";
 
-/**
- * Reads a counter without changing what it counts. ctx.tally() only increments, so every read also counts
- * itself under `<key>:reads`, and the writes are the difference. Both tallies are synchronous, back to back.
- */
-function peek(ctx: ToolContext, key: string): number {
-  const total = ctx.tally(key);
-  return total - ctx.tally(`${key}:reads`);
-}
-
 /** Marks the catalogue changed (once) and says so on the response stream, in the eras that allow it. */
 function change(ctx: ToolContext): boolean {
-  if (peek(ctx, CHANGED) > 0) return false;
+  if (ctx.peek(CHANGED) > 0) return false;
   ctx.tally(CHANGED);
-  // 2026-07-28 sends list_changed only on a subscriptions/listen stream, which Faultline does not serve yet.
+  // Legacy eras: on this response's stream. 2026-07-28: only on subscriptions/listen streams that asked for it.
   if (ctx.era === "legacy") ctx.notify("notifications/tools/list_changed", {});
+  else ctx.listChanged("tools");
   return true;
 }
 
@@ -35,7 +27,7 @@ function phasedTool(name: string, title: string, listedWhenChanged: boolean): To
     args: z.object({}),
     annotations: { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (_args, ctx) => {
-      if ((peek(ctx, CHANGED) > 0) !== listedWhenChanged) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      if ((ctx.peek(CHANGED) > 0) !== listedWhenChanged) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       return text(`${name} ran.`);
     },
   };
@@ -53,7 +45,7 @@ const triggerToolChange: ToolDefinition = {
 export default defineScenario({
   id: "catalog.mutation",
   title: "Catalog: tools change",
-  summary: `The tool catalogue changes once: ${RETIRING} disappears (calling it then gives -32602 Unknown tool) and ${ADDED} appears, after a trigger_tool_change call or on tools/list call afterListCalls+1. Legacy eras: that call's response is an SSE stream carrying notifications/tools/list_changed before its result. 2026-07-28: the list changes the same way, but no notification is sent, since list_changed travels only on subscriptions/listen streams, which Faultline does not serve yet.`,
+  summary: `The tool catalogue changes once: ${RETIRING} disappears (calling it then gives -32602 Unknown tool) and ${ADDED} appears, after a trigger_tool_change call or on tools/list call afterListCalls+1. Legacy eras: that call's response is an SSE stream carrying notifications/tools/list_changed before its result. 2026-07-28: the list changes the same way, and notifications/tools/list_changed goes to the session's open subscriptions/listen streams that asked for toolsListChanged.`,
   layer: "protocol",
   params: z.object({
     afterListCalls: z.number().int().min(1).max(10_000).optional().describe("Change the catalogue on tools/list call N+1 (default: only trigger_tool_change does)"),
@@ -64,7 +56,7 @@ export default defineScenario({
     "tools/list": async (_request, ctx) => {
       const lists = ctx.tally("catalog-lists");
       if (params.afterListCalls !== undefined && lists === params.afterListCalls + 1) change(ctx);
-      const hidden = peek(ctx, CHANGED) > 0 ? RETIRING : ADDED;
+      const hidden = ctx.peek(CHANGED) > 0 ? RETIRING : ADDED;
       return toolsListResult(ctx.tools.filter((t) => t.name !== hidden), ctx.era);
     },
   }),

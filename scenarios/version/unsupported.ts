@@ -13,10 +13,12 @@ export default defineScenario({
   example: { supported: ["2026-07-28"] },
   decide: ({ params, request }) => {
     const checked = request.era === "modern" || request.method === "initialize";
-    if (!checked || request.kind !== "request" || params.supported.includes(request.protocolVersion)) return undefined;
+    // An initialize is judged on the version it asked for, not the one negotiation would have picked.
+    const asked = request.requestedVersion ?? request.protocolVersion;
+    if (!checked || request.kind !== "request" || params.supported.includes(asked)) return undefined;
     return {
-      fault: { kind: "unsupported_version", supported: params.supported, requested: request.protocolVersion },
-      rule: `${request.protocolVersion} is not in supported (${params.supported.join(", ")})`,
+      fault: { kind: "unsupported_version", supported: params.supported, requested: asked },
+      rule: `${asked} is not in supported (${params.supported.join(", ")})`,
     };
   },
 });

@@ -139,6 +139,7 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
     ...(toolName ? { toolName } : {}),
     ...(toolName && params.arguments && typeof params.arguments === "object" ? { arguments: params.arguments as Record<string, unknown> } : {}),
     ...(mcpSessionId ? { mcpSessionId } : {}),
+    ...(message.method === "initialize" && typeof params.protocolVersion === "string" ? { requestedVersion: params.protocolVersion } : {}),
   };
   const counts = runtime.count({ method: message.method, ...(toolName ? { tool: toolName } : {}), ...(mcpSessionId ? { mcpSessionId } : {}) });
   const decision = runtime.scenario.decide?.({
@@ -207,6 +208,7 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
       clientCapabilities,
       tools,
       tally: (key) => runtime.tally(`tool:${key}`),
+      peek: (key) => runtime.peek(`tool:${key}`),
       notify: (method, notificationParams) => emit?.({ jsonrpc: "2.0", method, params: notificationParams }),
       elicit: era === "modern" ? (key, elicitParams) => modernAsk<ElicitResult>(key, elicitRequest(elicitParams)) : legacyElicit(emit, runtime, clientCapabilities),
       sample: (key, sampleParams) => {

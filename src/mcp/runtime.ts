@@ -16,6 +16,7 @@ export interface SessionRuntime {
   /** Atomically counts this POST and returns the counts that include it. */
   count(facts: { method?: string; tool?: string; mcpSessionId?: string }): { posts: number; method: number; tool: number; mcpSession: number };
   tally(key: string): number;
+  peek(key: string): number;
   createMcpSession(id: string, protocolVersion: string, clientCapabilities: Record<string, unknown>, clientInfo: unknown): void;
   getMcpSession(id: string): McpSessionRow | undefined;
   endMcpSession(id: string): boolean;

@@ -93,6 +93,8 @@ export interface ToolContext {
   listChanged(list: "tools" | "prompts"): void;
   /** Increments and returns a per-session counter (order numbers, runs). */
   tally(key: string): number;
+  /** Reads a per-session counter without changing it (0 when it was never tallied). */
+  peek(key: string): number;
   /** Sends a notification (progress, log) on the response stream, when there is one. */
   notify(method: string, params: Record<string, unknown>): void;
 }

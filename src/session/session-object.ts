@@ -176,6 +176,7 @@ export class SessionObject extends DurableObject<Env> {
       params,
       count: (facts) => this.count(facts),
       tally: (key) => this.bump(key),
+      peek: (key) => this.sql.exec<{ n: number }>("SELECT n FROM counters WHERE k = ?", key).toArray()[0]?.n ?? 0,
       createMcpSession: (id, version, capabilities, clientInfo) => {
         this.sql.exec(
           "INSERT INTO mcp_sessions (id, protocol_version, capabilities, client_info, created_at) VALUES (?, ?, ?, ?, ?)",

@@ -363,7 +363,7 @@ test("auth.token_expiry counts the legacy handshake against the token", async ()
 
 // ---- catalog.mutation ----
 
-test("catalog.mutation swaps retiring_tool for added_tool after trigger_tool_change (2026-07-28, no notification)", async () => {
+test("catalog.mutation swaps retiring_tool for added_tool after trigger_tool_change (2026-07-28, plain JSON answer)", async () => {
   const { mcpUrl } = await createSession(server, "catalog.mutation");
   const before = await modern(mcpUrl, 1, "tools/list");
   assert.ok(toolNames(before).includes("retiring_tool"));
@@ -376,6 +376,41 @@ test("catalog.mutation swaps retiring_tool for added_tool after trigger_tool_cha
   assert.ok(!toolNames(afterList).includes("retiring_tool"));
   assert.equal(afterList.json?.result.ttlMs, 0);
   assert.equal(toolText(await modern(mcpUrl, 4, "tools/call", call("added_tool"))), "added_tool ran.");
+});
+
+test("catalog.mutation announces the 2026-07-28 change on a subscriptions/listen stream that asked for tool list changes", async () => {
+  const { mcpUrl } = await createSession(server, "catalog.mutation");
+  const stop = new AbortController();
+  const listen = await fetch(mcpUrl, {
+    method: "POST",
+    signal: stop.signal,
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "subscriptions/listen" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: "listen-1", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } }),
+  });
+  assert.equal(listen.status, 200);
+  assert.match(listen.headers.get("content-type") ?? "", /^text\/event-stream/);
+  const reader = (listen.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  const readUntil = async (needle: string) => {
+    while (!seen.includes(needle)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    return seen.includes(needle);
+  };
+  try {
+    assert.ok(await readUntil("notifications/subscriptions/acknowledged"), seen);
+    await modern(mcpUrl, 2, "tools/call", call("trigger_tool_change"));
+    assert.ok(await readUntil("notifications/tools/list_changed"), seen);
+    const event = seen.split("\n").filter((line) => line.startsWith("data: ") && line.includes("list_changed"))[0] ?? "";
+    const message = JSON.parse(event.slice(6)) as { params: { _meta: Record<string, unknown> } };
+    assert.equal(message.params._meta["io.modelcontextprotocol/subscriptionId"], "listen-1");
+  } finally {
+    stop.abort();
+    await reader.cancel().catch(() => undefined);
+  }
 });
 
 test("catalog.mutation answers a call to the retired tool with -32602 Unknown tool", async () => {

@@ -187,6 +187,19 @@ test("version.unsupported rejects a 2026-07-28 request with 400 and -32022 namin
   assert.ok(((await list.json()) as { result?: unknown }).result);
 });
 
+test("version.unsupported judges a legacy initialize by the version it asked for, not the one negotiation would pick", async () => {
+  const { mcpUrl } = await createSession(server, "version.unsupported");
+  const res = await fetch(mcpUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "old", version: "1" } } }),
+  });
+  const message = (await res.json()) as { error: { code: number; data: { supported: string[]; requested: string } } };
+  assert.equal(message.error.code, -32602);
+  assert.equal(message.error.data.requested, "2024-11-05");
+  assert.deepEqual(message.error.data.supported, ["2025-11-25", "2025-06-18"]);
+});
+
 test("version.unsupported answers a legacy initialize for an unlisted version with -32602 and data, and no session", async () => {
   const { mcpUrl } = await createSession(server, "version.unsupported", { supported: [MODERN, "2025-06-18"] });
   const body = {
