@@ -5,9 +5,9 @@ import { isLegacyVersion, META, type Era } from "./versions.ts";
  * select the legacy semantics (2026-07-28 streamable-http "Backward Compatibility").
  */
 export function detectEra(method: string, params: Record<string, unknown>, headers: Record<string, string>): Era {
-  const meta = params._meta as Record<string, unknown> | undefined;
+  const meta = params._meta;
   // An initialize stamped with 2026-07-28 _meta is a modern request for a removed method (404, -32601).
-  if (meta && META.protocolVersion in meta) return "modern";
+  if (typeof meta === "object" && meta !== null && META.protocolVersion in meta) return "modern";
   if (method === "initialize") return "legacy";
   // A 2025 version header decides before Mcp-Method: legacy clients may send the 2026 headers too.
   const version = headers["mcp-protocol-version"];
