@@ -7,10 +7,12 @@ import { createSession, MODERN, startServer, type TestServer } from "../helpers/
 // thrown at every endpoint that reads a body.
 
 let server: TestServer;
-let mcpUrl: string;
+/** Scenarios with the most request handling: the plain server, every conformance fixture, and MRTR. */
+const FUZZED = ["baseline", "conformance", "elicitation.approval", "pagination.bad_cursor"] as const;
+const mcpUrls: string[] = [];
 before(async () => {
   server = await startServer();
-  mcpUrl = (await createSession(server, "baseline")).mcpUrl;
+  for (const scenario of FUZZED) mcpUrls.push((await createSession(server, scenario)).mcpUrl);
 });
 after(() => server.close());
 
@@ -67,10 +69,10 @@ async function assertNo5xx(res: Response, what: string) {
   return text;
 }
 
-test("the MCP endpoint answers arbitrary bodies and headers without a 5xx", async () => {
+test("the MCP endpoint answers arbitrary bodies and headers without a 5xx, under several scenarios", async () => {
   await fc.assert(
-    fc.asyncProperty(body, headers, async (text, extra) => {
-      const res = await fetch(mcpUrl, {
+    fc.asyncProperty(body, headers, fc.nat(FUZZED.length - 1), async (text, extra, which) => {
+      const res = await fetch(mcpUrls[which] as string, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...extra },
         body: text,
@@ -82,9 +84,9 @@ test("the MCP endpoint answers arbitrary bodies and headers without a 5xx", asyn
         await res.body?.cancel();
         return;
       }
-      await assertNo5xx(res, `POST ${text.slice(0, 200)}`);
+      await assertNo5xx(res, `POST ${FUZZED[which]} ${text.slice(0, 200)}`);
     }),
-    { numRuns: 150 },
+    { numRuns: 300 },
   );
 });
 
