@@ -4,19 +4,20 @@ import { after, afterEach, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Page } from "playwright-core";
-import { launchBrowser, openPage, screenshot, startRealServer, type Browser, type RealServer } from "./harness.ts";
+import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
+import { launchBrowser, openPage, screenshot, type Browser } from "./harness.ts";
 
 const IMG = "<img src=x onerror=window.__pwned=1>";
 const SCRIPT = "<script>window.__pwned=1</script>";
 const SVG = '"><svg onload=window.__pwned=1>';
 const RETRY_SESSION = "browser-retry";
 
-let server: RealServer;
+let server: NpmServer;
 let browser: Browser;
 let opened: Awaited<ReturnType<typeof openPage>>[] = [];
 
 before(async () => {
-  [server, browser] = await Promise.all([startRealServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([npmStart(), launchBrowser()]);
 });
 after(async () => {
   await browser?.close();

@@ -1,17 +1,13 @@
-import { after, before, test, type TestContext } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { createSession, startServer, type TestServer } from "../helpers/server.ts";
+import { createSession, useServer } from "../helpers/server.ts";
 
 // The official v1 client (@modelcontextprotocol/sdk 1.32.2: initialize at 2025-11-25) against each Test Kitchen scenario.
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(() => server.close());
+const server = useServer();
 
 type Json = Record<string, any>;
 type ElicitAnswer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean> };

@@ -1,4 +1,4 @@
-import { after, before, test, type TestContext } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import {
   Client,
@@ -8,15 +8,11 @@ import {
   StreamableHTTPClientTransport,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
-import { createSession, startServer, type TestServer } from "../helpers/server.ts";
+import { createSession, useServer } from "../helpers/server.ts";
 
 // The official v2 client (@modelcontextprotocol/client 2.4.0) in its three negotiation modes against each Test Kitchen scenario.
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(() => server.close());
+const server = useServer();
 
 type Json = Record<string, any>;
 type ElicitAnswer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean> };

@@ -1,36 +1,18 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSession, legacySession, MODERN, modernMeta, postModern, startServer, type TestServer } from "../helpers/server.ts";
+import { createSession, legacySession, postModern, useServer } from "../helpers/server.ts";
 import { sseEvents } from "../helpers/sse.ts";
 
 // The conformance scenario and the server behaviour the official suites exercise, in fast in-process tests
 // (the suites themselves run from .ci/conformance.sh).
 
-let server: TestServer;
 let mcpUrl: string;
-before(async () => {
-  server = await startServer();
-  mcpUrl = (await createSession(server, "conformance")).mcpUrl;
+const server = useServer(async (started) => {
+  mcpUrl = (await createSession(started, "conformance")).mcpUrl;
 });
-after(() => server.close());
 
 type Json = Record<string, any>;
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
-
-/** A 2026-07-28 POST whose _meta may carry extra keys (logLevel, progressToken). */
-function postWithMeta(id: number, method: string, params: Json, meta: Json, capabilities: Json = {}): Promise<Response> {
-  return fetch(mcpUrl, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN,
-      "mcp-method": method,
-      ...(typeof params.name === "string" ? { "mcp-name": params.name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...modernMeta(capabilities), ...meta } } }),
-  });
-}
 
 /** Every JSON-RPC message of an SSE (or JSON) response. */
 async function messages(res: Response): Promise<Json[]> {
@@ -47,15 +29,15 @@ async function result(res: Response): Promise<Json> {
 }
 
 test("a 2026-07-28 tool call sends no notifications/message unless _meta names a logLevel", async () => {
-  const silent = await messages(await postWithMeta(1, "tools/call", { name: "test_logging_tool", arguments: {} }, {}));
+  const silent = await messages(await postModern(mcpUrl, 1, "tools/call", { name: "test_logging_tool", arguments: {} }));
   assert.deepEqual(silent.filter((m) => m.method === "notifications/message"), []);
-  const loud = await messages(await postWithMeta(2, "tools/call", { name: "test_logging_tool", arguments: {} }, { "io.modelcontextprotocol/logLevel": "info" }));
+  const loud = await messages(await postModern(mcpUrl, 2, "tools/call", { name: "test_logging_tool", arguments: {} }, { meta: { "io.modelcontextprotocol/logLevel": "info" } }));
   const logs = loud.filter((m) => m.method === "notifications/message");
   assert.deepEqual(logs.map((m) => m.params.level), ["info"], "debug is below the requested info level");
 });
 
 test("test_tool_with_progress reports 0, 50 and 100 of 100 for the request's progressToken before its result", async () => {
-  const all = await messages(await postWithMeta(3, "tools/call", { name: "test_tool_with_progress", arguments: {} }, { progressToken: "p-1" }));
+  const all = await messages(await postModern(mcpUrl, 3, "tools/call", { name: "test_tool_with_progress", arguments: {} }, { meta: { progressToken: "p-1" } }));
   const progress = all.filter((m) => m.method === "notifications/progress").map((m) => [m.params.progressToken, m.params.progress, m.params.total]);
   assert.deepEqual(progress, [["p-1", 0, 100], ["p-1", 50, 100], ["p-1", 100, 100]]);
   assert.equal(all.at(-1)?.id, 3);
@@ -104,11 +86,7 @@ test("methods removed in 2026-07-28 (initialize, ping, logging/setLevel, resourc
 });
 
 test("an MCP-Protocol-Version header that differs from _meta is a -32020 HeaderMismatch even when the body version is unknown", async () => {
-  const res = await fetch(mcpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "server/discover" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 14, method: "server/discover", params: { _meta: { ...modernMeta(), "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } }),
-  });
+  const res = await postModern(mcpUrl, 14, "server/discover", {}, { meta: { "io.modelcontextprotocol/protocolVersion": "1999-01-01" } });
   assert.equal(res.status, 400);
   assert.equal(((await res.json()) as Json).error.code, -32020);
 });
@@ -122,7 +100,7 @@ test("cacheable 2026-07-28 results (resources/list, resources/read) carry ttlMs 
 });
 
 test("subscriptions/listen acknowledges first, then relays a tool list change tagged with the subscription id", async () => {
-  const res = await postWithMeta(17, "subscriptions/listen", { notifications: { toolsListChanged: true, resourcesListChanged: true } }, {});
+  const res = await postModern(mcpUrl, 17, "subscriptions/listen", { notifications: { toolsListChanged: true, resourcesListChanged: true } });
   const events = sseEvents(res.body as ReadableStream<Uint8Array>);
   const ack = JSON.parse(((await events.next()).value as { data: string }).data) as Json;
   assert.equal(ack.method, "notifications/subscriptions/acknowledged");

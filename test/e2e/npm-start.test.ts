@@ -1,101 +1,25 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
 
 // The real `npm start` (wrangler dev with a persistent state dir), as a user runs it.
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** How long a start may take before the test gives up; a guard against hanging, not an assertion. */
-const START_DEADLINE_MS = 90_000;
-
-interface Running {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<void>;
-}
-
-const started: Running[] = [];
+/** Shared by both starts, so that the second finds what the first stored. */
 let stateDir: string;
-let first: Running;
-
-/** An ephemeral port that was free a moment ago: bind 127.0.0.1:0, read the port, close. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-/** Spawns `npm start` in its own process group and waits until /health answers. */
-async function npmStart(): Promise<Running> {
-  const port = await freePort();
-  const child = spawn("npm", ["start"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), FAULTLINE_STATE_DIR: stateDir, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const running: Running = { url: `http://127.0.0.1:${port}`, child, output: () => log, exited };
-  started.push(running);
-
-  let gone = false;
-  void exited.then(() => (gone = true));
-  const deadline = Date.now() + START_DEADLINE_MS;
-  while (Date.now() < deadline) {
-    if (gone) throw new Error(`npm start exited before answering /health:\n${log}`);
-    const ok = await fetch(`${running.url}/health`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ok) return running;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`npm start did not answer /health within ${START_DEADLINE_MS} ms:\n${log}`);
-}
-
-/** SIGTERM to the whole process group (npm, sh, wrangler, workerd), then wait for npm to exit. */
-async function stop(running: Running): Promise<void> {
-  if (running.child.exitCode === null && running.child.signalCode === null && running.child.pid !== undefined) {
-    try {
-      process.kill(-running.child.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
-  await running.exited;
-}
+let first: NpmServer;
+let second: NpmServer | undefined;
 
 before(async () => {
   stateDir = mkdtempSync(join(tmpdir(), "faultline-state-"));
-  first = await npmStart();
+  first = await npmStart(stateDir);
 });
 
 after(async () => {
-  for (const running of started) {
-    if (running.child.exitCode === null && running.child.signalCode === null && running.child.pid !== undefined) {
-      try {
-        process.kill(-running.child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-  }
-  await Promise.all(started.map((r) => r.exited));
+  await Promise.all([first?.close(), second?.close()]);
   rmSync(stateDir, { recursive: true, force: true });
 });
 
@@ -130,8 +54,8 @@ test("a slug session and its changed scenario survive a restart of npm start on 
   const changed = await api(first.url, `/sessions/${id}/scenario`, "PUT", { scenario: "errors.tool_error", params: { tools: ["echo"], nth: 2 } });
   assert.equal(changed.status, 200, JSON.stringify(changed.json));
 
-  await stop(first);
-  const second = await npmStart();
+  await first.close();
+  second = await npmStart(stateDir);
   assert.notEqual(second.url, first.url);
 
   const view = await api(second.url, `/sessions/${id}`);

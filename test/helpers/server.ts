@@ -1,3 +1,4 @@
+import { after, before } from "node:test";
 import { createTestHarness } from "wrangler";
 
 export interface TestServer {
@@ -13,9 +14,28 @@ export async function startServer(): Promise<TestServer> {
   return { url: String(url).replace(/\/$/, ""), close: () => harness.close() };
 }
 
+/**
+ * One server for the whole test file: started in a `before` hook, then `setup` (in the same hook, since
+ * top-level hooks do not wait for each other), and closed in an `after` hook. Its `url` can be read once the hook has run.
+ */
+export function useServer(setup?: (server: TestServer) => Promise<void>): Pick<TestServer, "url"> {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startServer();
+    await setup?.(server);
+  });
+  after(() => server?.close());
+  return {
+    get url() {
+      if (!server) throw new Error("the server is not started yet: read url inside a test or a hook");
+      return server.url;
+    },
+  };
+}
+
 /** Creates a session through the API and returns its MCP URL. */
 export async function createSession(
-  server: TestServer,
+  server: Pick<TestServer, "url">,
   scenario: string,
   params: Record<string, unknown> = {},
 ): Promise<{ id: string; mcpUrl: string; params: Record<string, unknown> }> {
@@ -39,13 +59,13 @@ export function modernMeta(capabilities: Record<string, unknown> = {}) {
   };
 }
 
-/** POSTs a 2026-07-28 request with matching headers. */
+/** POSTs a 2026-07-28 request with matching headers; `meta` adds _meta keys (logLevel, progressToken) over modernMeta's. */
 export function postModern(
   mcpUrl: string,
   id: number | string,
   method: string,
   params: Record<string, unknown> = {},
-  options: { capabilities?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  options: { capabilities?: Record<string, unknown>; headers?: Record<string, string>; meta?: Record<string, unknown> } = {},
 ): Promise<Response> {
   const name = (method === "resources/read" ? params.uri : params.name) as string | undefined;
   return fetch(mcpUrl, {
@@ -58,7 +78,7 @@ export function postModern(
       ...(name !== undefined ? { "mcp-name": name } : {}),
       ...options.headers,
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: modernMeta(options.capabilities) } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...modernMeta(options.capabilities), ...options.meta } } }),
   });
 }
 

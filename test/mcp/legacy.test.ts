@@ -1,18 +1,15 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSession, legacySession, startServer, type TestServer } from "../helpers/server.ts";
+import { createSession, legacySession, useServer } from "../helpers/server.ts";
 import { sseMessages } from "../helpers/sse.ts";
 
 // 2025-11-25 and 2025-06-18 over raw HTTP: initialize, Mcp-Session-Id, Origin, and a real server-to-client elicitation.
 
-let server: TestServer;
 /** A baseline session shared by the tests that only read. */
 let baseline: string;
-before(async () => {
-  server = await startServer();
-  baseline = (await createSession(server, "baseline")).mcpUrl;
+const server = useServer(async (started) => {
+  baseline = (await createSession(started, "baseline")).mcpUrl;
 });
-after(() => server.close());
 
 type Json = Record<string, any>;
 const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18"] as const;

@@ -1,17 +1,14 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createSession, MODERN, modernMeta, postModern, startServer, type TestServer } from "../helpers/server.ts";
+import { createSession, MODERN, modernMeta, postModern, useServer } from "../helpers/server.ts";
 
 // 2026-07-28 over raw HTTP: stateless requests, header checks, resultType, and the input_required round trip.
 
-let server: TestServer;
 /** A baseline session shared by the tests that only read. */
 let baseline: string;
-before(async () => {
-  server = await startServer();
-  baseline = (await createSession(server, "baseline")).mcpUrl;
+const server = useServer(async (started) => {
+  baseline = (await createSession(started, "baseline")).mcpUrl;
 });
-after(() => server.close());
 
 type Json = Record<string, any>;
 
