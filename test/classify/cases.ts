@@ -22,9 +22,20 @@ export interface Expect {
   details?: Record<string, unknown>;
 }
 
+/** Inputs that reach classify() through one of the accepted wire shapes instead of a ready exchange. */
+export type Via =
+  /** A raw response as `curl -si` prints it, with the message/http parameters. */
+  | { kind: "http"; text: string; params?: { expectedId?: string; method?: string; protocolVersion?: string } }
+  /** A HAR 1.2 document; `index` picks the classified entry by its position in log.entries. */
+  | { kind: "har"; doc: unknown; index: number }
+  /** The JSON body of POST /classify (flat, nested or an array); `index` picks an array element. */
+  | { kind: "json"; value: unknown; index?: number };
+
 export interface Case {
   name: string;
-  exchange: unknown;
+  /** The exchange handed to classify(); absent when `via` builds it. */
+  exchange?: unknown;
+  via?: Via;
   options?: ClassifyOptions;
   expect: Expect;
 }
@@ -1041,4 +1052,88 @@ export const cases: Case[] = [
     exchange: { response: { status: "200", body: ok1 } },
     expect: { outcome: "INVALID_ENVELOPE", findingCodes: ["INVALID_EXCHANGE"] },
   },
+
+  // ---- the same table through the accepted wire shapes: message/http, HAR and the JSON bodies of POST /classify ----
+  {
+    name: "a curl -si capture of a 503 with Retry-After is an HTTP error to retry after the given seconds",
+    via: { kind: "http", text: "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n", params: { expectedId: "1" } },
+    expect: { outcome: "HTTP_ERROR", layer: "transport", decision: "conditional", afterMs: 3000, status: 503 },
+  },
+  {
+    name: "a curl -si capture with LF line ends and an SSE body finds the response behind a progress notification",
+    via: {
+      kind: "http",
+      text: `HTTP/1.1 200 OK\ncontent-type: text/event-stream\n\nevent: message\ndata: ${progress(1)}\n\nevent: message\ndata: ${ok1}\n\n`,
+      params: { expectedId: "1" },
+    },
+    expect: { outcome: "TOOL_SUCCESS", decision: "none", details: { transport: "sse" } },
+  },
+  {
+    name: "a curl -si capture that begins with 100 Continue is judged on the final response",
+    via: {
+      kind: "http",
+      text: `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "no" }], isError: true } })}`,
+      params: { expectedId: "1" },
+    },
+    expect: { outcome: "TOOL_ERROR", decision: "tool-semantics", status: 200 },
+  },
+  {
+    name: "a quoted expectedId in the message/http parameters is the string \"1\", which does not match the numeric id 1",
+    via: { kind: "http", text: `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n${ok1}`, params: { expectedId: '"1"' } },
+    expect: { outcome: "INVALID_ENVELOPE", decision: "investigate" },
+  },
+  {
+    name: "a HAR entry's JSON-RPC request gives the expected id, so a wrong id in its response is an invalid envelope",
+    via: { kind: "har", doc: har([[call1, 200, JSON.stringify({ jsonrpc: "2.0", id: 2, result: textResult })]]), index: 0 },
+    expect: { outcome: "INVALID_ENVELOPE", decision: "investigate" },
+  },
+  {
+    name: "a HAR entry for a notification answered 202 is an accepted notification",
+    via: { kind: "har", doc: har([[call1, 200, ok1], [{ jsonrpc: "2.0", method: "notifications/initialized" }, 202, ""]]), index: 1 },
+    expect: { outcome: "NOTIFICATION_ACCEPTED", decision: "none" },
+  },
+  {
+    name: "a HAR entry with a 2026-07-28 input_required result asks for a follow-up naming its keys",
+    via: {
+      kind: "har",
+      doc: har([[call2026, 200, JSON.stringify({ jsonrpc: "2.0", id: "a1", result: { resultType: "input_required", inputRequests: { confirm: { method: "elicitation/create", params: { message: "ok?", requestedSchema: { type: "object", properties: {} } } } }, requestState: "s1" } })]]),
+      index: 0,
+    },
+    expect: { outcome: "INPUT_REQUIRED", layer: "interaction", decision: "follow-up", inputKeys: ["confirm"] },
+  },
+  {
+    name: "the flat JSON form with an already-parsed body is classified like the raw text",
+    via: { kind: "json", value: { status: 200, headers: JSON_CT, body: { jsonrpc: "2.0", id: 1, result: textResult }, expectedId: 1 } },
+    expect: { outcome: "TOOL_SUCCESS", decision: "none" },
+  },
+  {
+    name: "an array of exchanges keeps its order: its second element, a 429 with an HTTP-date, waits until that date",
+    via: {
+      kind: "json",
+      value: [
+        { status: 200, body: ok1, expectedId: 1 },
+        { status: 429, headers: { "retry-after": "Mon, 30 Nov 2026 00:00:10 GMT", date: "Mon, 30 Nov 2026 00:00:00 GMT" }, body: "" },
+      ],
+      index: 1,
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 10_000, status: 429 },
+  },
 ];
+
+/** A HAR 1.2 document with one entry per [request body, status, response text]. */
+function har(entries: [unknown, number, string][]): unknown {
+  return {
+    log: {
+      version: "1.2",
+      creator: { name: "faultline-table", version: "1" },
+      entries: entries.map(([request, status, text]) => ({
+        startedDateTime: "2026-11-30T00:00:00.000Z",
+        time: 1,
+        request: { method: "POST", url: "http://127.0.0.1/mcp", httpVersion: "HTTP/1.1", headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: -1, postData: { mimeType: "application/json", text: JSON.stringify(request) } },
+        response: { status, statusText: "", httpVersion: "HTTP/1.1", headers: [], cookies: [], content: { size: text.length, mimeType: status === 202 ? "" : "application/json", text }, redirectURL: "", headersSize: -1, bodySize: -1 },
+        cache: {},
+        timings: { send: 0, wait: 1, receive: 0 },
+      })),
+    },
+  };
+}

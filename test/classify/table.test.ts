@@ -2,8 +2,28 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { classify, OutcomeSchema, RetryDecisionSchema, VerdictSchema } from "../../src/classify/index.ts";
 import type { Exchange, Verdict } from "../../src/classify/index.ts";
+import { exchangeFromRawHttp, parseClassifyInput } from "../../src/classify/input.ts";
 import { cases } from "./cases.ts";
-import type { Expect } from "./cases.ts";
+import type { Case, Expect } from "./cases.ts";
+
+/** The exchange a case classifies: given directly, or built from the wire shape the route and the CLI accept. */
+function exchangeOf(c: Case): Exchange {
+  if (!c.via) return c.exchange as Exchange;
+  if (c.via.kind === "http") {
+    const parsed = exchangeFromRawHttp(c.via.text, c.via.params ?? {});
+    assert.ok(parsed.ok, `message/http must parse: ${parsed.ok ? "" : parsed.error.message}`);
+    return parsed.value;
+  }
+  const parsed = parseClassifyInput(c.via.kind === "har" ? c.via.doc : c.via.value);
+  assert.ok(parsed.ok, `input must parse: ${parsed.ok ? "" : parsed.error.message}`);
+  const input = parsed.value;
+  if (input.kind === "single") return input.exchange;
+  if (input.kind === "batch") return input.exchanges[c.via.kind === "json" ? (c.via.index ?? 0) : 0] as Exchange;
+  const wanted = c.via.kind === "har" ? c.via.index : 0;
+  const entry = input.entries.find((e) => e.index === wanted);
+  assert.ok(entry, `HAR entry ${wanted} must be a JSON-RPC exchange`);
+  return entry.exchange;
+}
 
 function findingPresent(verdict: Verdict, entry: string): boolean {
   const [a, b] = entry.split(":");
@@ -35,7 +55,7 @@ function check(verdict: Verdict, expect: Expect): void {
 
 for (const c of cases) {
   test(c.name, () => {
-    const verdict = classify(c.exchange as Exchange, c.options);
+    const verdict = classify(exchangeOf(c), c.options);
     const parsed = VerdictSchema.safeParse(verdict);
     assert.ok(parsed.success, `verdict must match VerdictSchema: ${parsed.success ? "" : parsed.error.message}`);
     check(verdict, c.expect);
