@@ -7,9 +7,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the worker in process (workerd on 127.0.0.1, random port, ephemeral storage). */
-export async function startServer(): Promise<TestServer> {
-  const harness = createTestHarness({ workers: [{ configPath: "./wrangler.toml" }] });
+/** Starts the worker in process (workerd on 127.0.0.1, random port, ephemeral storage); `vars` override wrangler.toml's. */
+export async function startServer(vars: Record<string, string> = {}): Promise<TestServer> {
+  const harness = createTestHarness({ workers: [{ configPath: "./wrangler.toml", vars }] });
   const { url } = await harness.listen();
   return { url: String(url).replace(/\/$/, ""), close: () => harness.close() };
 }
