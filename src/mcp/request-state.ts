@@ -61,7 +61,10 @@ export async function verifyState(
   if (version !== "v1" || !payload || !signature) return { ok: false, reason: "requestState is not in the format this server issued" };
   let valid = false;
   try {
-    valid = await crypto.subtle.verify("HMAC", key, fromB64url(signature), encoder.encode(payload));
+    const signatureBytes = fromB64url(signature);
+    // Base64 has spare bits in its last character: a changed character can decode to the same bytes.
+    // Only the exact string this server issued is accepted, as clients MUST echo it unmodified.
+    valid = b64url(signatureBytes) === signature && (await crypto.subtle.verify("HMAC", key, signatureBytes, encoder.encode(payload)));
   } catch {
     valid = false;
   }

@@ -321,6 +321,20 @@ test("a tampered requestState gives a -32602 JSON-RPC error and runs nothing", a
   assert.equal(view.counters["tool:orders"], undefined, "no order was placed");
 });
 
+test("a requestState whose last character differs only in base64's spare bits is refused too: only the exact string counts", async () => {
+  const session = await createSession(server, "elicitation.approval");
+  const { requestState } = await askForApproval(session.mcpUrl, 68);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  // A 32-byte HMAC is 43 base64url characters; the last one carries 2 spare bits, so flipping its lowest bit
+  // gives a different string that decodes to the same signature bytes.
+  const sibling = alphabet[alphabet.indexOf(requestState.at(-1)) ^ 1];
+  const altered = `${requestState.slice(0, -1)}${sibling}`;
+  assert.notEqual(altered, requestState);
+  await rpcError(await retry(session.mcpUrl, 69, altered, accept), 200, -32602, 69);
+  const view = (await (await fetch(`${server.url}/api/sessions/${session.id}`)).json()) as Json;
+  assert.equal(view.counters["tool:orders"], undefined, "no order was placed");
+});
+
 test("a requestState that is not in the server's format gives a -32602 JSON-RPC error", async () => {
   const session = await createSession(server, "elicitation.approval");
   await rpcError(await retry(session.mcpUrl, 65, "opaque-state-from-elsewhere", accept), 200, -32602, 65);
