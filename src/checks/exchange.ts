@@ -1,5 +1,6 @@
 import { isRecord, show } from "../classify/json.ts";
 import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
+import { callParams, canonical } from "../mcp/call-params.ts";
 
 type Json = Record<string, unknown>;
 
@@ -120,22 +121,6 @@ export function requestedVersion(x: Exchange): string | undefined {
   const meta = x.params?._meta;
   const inMeta = isRecord(meta) ? meta["io.modelcontextprotocol/protocolVersion"] : undefined;
   return typeof inMeta === "string" ? inMeta : x.entry.request.headers["mcp-protocol-version"];
-}
-
-/** JSON with object keys sorted, so that equal values give equal text whatever the key order. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isRecord(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
-/** The params that name the call: without _meta, and without the MRTR fields a retry adds. */
-export function callParams(params: Json): Json {
-  const { _meta: _m, inputResponses: _i, requestState: _r, ...rest } = params;
-  return rest;
 }
 
 /** Same JSON-RPC method and same params (ignoring _meta, inputResponses and requestState). Needs both bodies. */

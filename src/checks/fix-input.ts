@@ -1,6 +1,7 @@
 import { isRecord } from "../classify/json.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { canonical, errorCode, type Exchange, gapMs, label, nextAfter, rpcError, showArgs, targetOf } from "./exchange.ts";
+import { canonical } from "../mcp/call-params.ts";
+import { errorCode, type Exchange, gapMs, label, nextAfter, rpcError, showArgs, targetOf } from "./exchange.ts";
 
 const INVALID_PARAMS = -32602;
 /** _meta keys that change from one request to the next without changing what is asked. */

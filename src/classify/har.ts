@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Exchange } from "./exchange.ts";
+import { isRecord } from "./json.ts";
 
 // Only the HAR 1.2 fields the reader uses are declared; everything else a browser or proxy
 // writes is kept out of the way with loose objects.
@@ -46,7 +47,7 @@ export interface HarSkip {
 
 /** True for a value shaped like a HAR document: an object whose `log` is an object. */
 export function looksLikeHar(value: unknown): boolean {
-  return isObject(value) && isObject(value.log) && !("response" in value) && !("status" in value);
+  return isRecord(value) && isRecord(value.log) && !("response" in value) && !("status" in value);
 }
 
 /**
@@ -97,7 +98,7 @@ function jsonRpcRequest(text: string | undefined): (Record<string, unknown> & { 
   } catch {
     return undefined;
   }
-  if (!isObject(value) || !("jsonrpc" in value) || typeof value.method !== "string") return undefined;
+  if (!isRecord(value) || !("jsonrpc" in value) || typeof value.method !== "string") return undefined;
   return value as Record<string, unknown> & { method: string };
 }
 
@@ -131,6 +132,3 @@ function headerRecord(headers: Array<{ name: string; value: string }>): Record<s
   return record;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ExchangeSchema, type Exchange } from "./exchange.ts";
 import { exchangesFromHar, HarSchema, looksLikeHar, type HarExchange, type HarSkip } from "./har.ts";
 import { parseHttpMessage } from "./http-message.ts";
+import { isRecord } from "./json.ts";
 
 /** One broken rule in the input: where (`[3].response.status`), which rule, and a sentence. */
 export interface InputIssue {
@@ -131,7 +132,7 @@ export function parseClassifyInput(value: unknown, options: InputOptions = {}): 
     return { ok: true, value: { kind: "har", entries, skipped } };
   }
 
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     return invalid([{ path: "(root)", rule: "invalid_type", message: `Expected ${SHAPES_HINT}; got ${typeName(value)}` }]);
   }
   const single = parseExchangeInput(value, []);
@@ -140,7 +141,7 @@ export function parseClassifyInput(value: unknown, options: InputOptions = {}): 
 
 /** Validates one exchange in the flat or nested form and returns it as an Exchange; issue paths start at `at`. */
 export function parseExchangeInput(value: unknown, at: Array<string | number> = []): InputResult<Exchange> {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     return invalid([{ path: formatPath(at), rule: "invalid_type", message: `Expected an exchange object; got ${typeName(value)}` }]);
   }
   if ("response" in value) {
@@ -224,10 +225,6 @@ function tooMany(message: string, path: string): { ok: false; error: InputError 
 /** Drops keys whose value is undefined, so verdict input and JSON output stay minimal. */
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function typeName(value: unknown): string {

@@ -1,3 +1,4 @@
+import { isRecord } from "../classify/json.ts";
 import { InputRequired } from "./dispatch.ts";
 import { ErrorCode, RpcError } from "./jsonrpc.ts";
 import type { StateClaims } from "./request-state.ts";
@@ -39,11 +40,9 @@ export type InputRequest = { method: string; params: Record<string, unknown> };
 /** request-state.ts claims plus the answers of earlier rounds (`a`), so a later round need not ask again. */
 export type CarriedClaims = StateClaims & { a?: Record<string, unknown> };
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 const ANSWER_CHECKS: Record<string, (answer: Record<string, unknown>) => boolean> = {
   "elicitation/create": (a) => ["accept", "decline", "cancel"].includes(a.action as string),
-  "sampling/createMessage": (a) => typeof a.role === "string" && (isObject(a.content) || Array.isArray(a.content)),
+  "sampling/createMessage": (a) => typeof a.role === "string" && (isRecord(a.content) || Array.isArray(a.content)),
   "roots/list": (a) => Array.isArray(a.roots),
 };
 
@@ -65,7 +64,7 @@ function missingCapability(capability: string, detail: Record<string, unknown>):
 export function checkInputResponses(params: Record<string, unknown>): void {
   if (!("inputResponses" in params)) return;
   const responses = params.inputResponses;
-  if (!isObject(responses) || !Object.values(responses).every(isObject)) {
+  if (!isRecord(responses) || !Object.values(responses).every(isRecord)) {
     throw new RpcError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object whose values are result objects");
   }
 }
@@ -91,7 +90,7 @@ export class ModernInputs {
     if (key in this.answered) return Promise.resolve(this.answered[key] as T);
     const answer = this.fresh[key];
     if (answer !== undefined) {
-      if (!isObject(answer) || !ANSWER_CHECKS[request.method]?.(answer)) {
+      if (!isRecord(answer) || !ANSWER_CHECKS[request.method]?.(answer)) {
         return Promise.reject(new RpcError(ErrorCode.InvalidParams, `Invalid params: inputResponses.${key} is not a ${request.method} result`));
       }
       this.answered[key] = answer;
@@ -113,7 +112,7 @@ export class ModernInputs {
 
 /** The inputResponses a retry may use: those the signed state asked for, or all of them for tools that accept unsigned input. */
 export function usableResponses(params: Record<string, unknown>, claims: CarriedClaims | undefined, acceptsUnsigned: boolean): Record<string, unknown> {
-  const responses = isObject(params.inputResponses) ? params.inputResponses : {};
+  const responses = isRecord(params.inputResponses) ? params.inputResponses : {};
   if (claims) return Object.fromEntries(Object.entries(responses).filter(([key]) => claims.k.includes(key)));
   return acceptsUnsigned && params.requestState === undefined ? responses : {};
 }
@@ -131,7 +130,7 @@ export function legacyAsk(emit: ((m: Record<string, unknown>) => void) | undefin
     const answer = runtime.waitForClient(id, ELICIT_TIMEOUT_MS);
     emit({ jsonrpc: "2.0", id, method: request.method, params: request.params });
     const response = (await answer) as { result?: unknown; error?: { code?: number; message?: string } } | undefined;
-    if (isObject(response?.result)) return response.result as T;
+    if (isRecord(response?.result)) return response.result as T;
     throw new RpcError(ErrorCode.InternalError, `The client did not answer ${request.method}${response?.error?.message ? `: ${response.error.message}` : ""}`);
   };
 }

@@ -1,3 +1,4 @@
+import { isRecord } from "../classify/json.ts";
 import { resultMessage, type RequestId } from "./jsonrpc.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import { SSE_HEADERS, sseEvent } from "./sse.ts";
@@ -5,8 +6,6 @@ import { META, SERVER_INFO } from "./versions.ts";
 
 /** Tags every notification on a subscriptions/listen stream, and its closing result (2026-07-28). */
 export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export type ListChange = { list: "tools" | "prompts" };
 type Subscriber = (change: ListChange) => void;
@@ -32,7 +31,7 @@ export function publish(channel: string, change: ListChange): void {
  * subscriptions (accepted; no resource here ever changes, so no notifications/resources/updated follows).
  */
 function honoredFilter(params: Record<string, unknown>): Record<string, unknown> {
-  const wanted = isObject(params.notifications) ? params.notifications : {};
+  const wanted = isRecord(params.notifications) ? params.notifications : {};
   const uris = Array.isArray(wanted.resourceSubscriptions) ? wanted.resourceSubscriptions.filter((u) => typeof u === "string") : [];
   return {
     ...(wanted.toolsListChanged === true ? { toolsListChanged: true } : {}),

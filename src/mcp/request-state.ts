@@ -1,3 +1,5 @@
+import { callParams, canonical } from "./call-params.ts";
+
 /** HMAC-signed requestState for input_required round trips, bound to the method, a params digest and an expiry. */
 
 export interface StateClaims {
@@ -24,19 +26,8 @@ function fromB64url(value: string): Uint8Array {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** Canonical JSON: object keys sorted, so equal params give equal digests. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 export async function paramsDigest(params: Record<string, unknown> | undefined): Promise<string> {
-  const { _meta: _m, inputResponses: _i, requestState: _r, ...rest } = params ?? {};
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(canonical(rest)));
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(canonical(callParams(params ?? {}))));
   return b64url(new Uint8Array(digest));
 }
 
