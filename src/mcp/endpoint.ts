@@ -210,7 +210,7 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
       tally: (key) => runtime.tally(`tool:${key}`),
       peek: (key) => runtime.peek(`tool:${key}`),
       notify: (method, notificationParams) => emit?.({ jsonrpc: "2.0", method, params: notificationParams }),
-      elicit: era === "modern" ? (key, elicitParams) => modernAsk<ElicitResult>(key, elicitRequest(elicitParams)) : legacyElicit(emit, runtime, clientCapabilities),
+      elicit: ask ? legacyElicit(ask, clientCapabilities) : (key, elicitParams) => modernAsk<ElicitResult>(key, elicitRequest(elicitParams)),
       sample: (key, sampleParams) => {
         const inputRequest = { method: "sampling/createMessage", params: { ...sampleParams } };
         return ask ? ask<SampleResult>(inputRequest) : modernAsk<SampleResult>(key, inputRequest);

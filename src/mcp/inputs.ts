@@ -12,17 +12,18 @@ export function elicitRequest(params: ElicitParams) {
   return { method: "elicitation/create", params: { mode: params.mode ?? "form", ...rest } };
 }
 
-/** Legacy eras: a real elicitation/create on the POST's SSE stream, answered by a later POST. */
-export function legacyElicit(emit: ((m: Record<string, unknown>) => void) | undefined, runtime: SessionRuntime, clientCapabilities: Record<string, unknown>) {
+/**
+ * Legacy eras: elicitation/create sent through legacyAsk. Anything but an answer (a mode the client did not declare,
+ * no stream, no reply) reads as a cancel, which tools handle like any refusal.
+ */
+export function legacyElicit(ask: <T>(request: InputRequest) => Promise<T>, clientCapabilities: Record<string, unknown>) {
   return async (_key: string, params: ElicitParams): Promise<ElicitResult> => {
     // 2025-11-25 lifecycle: both parties MUST only use negotiated capabilities; an empty elicitation capability means form mode only.
-    if (!emit || !supportsElicitation(clientCapabilities, params.mode ?? "form")) return { action: "cancel" };
-    const id = `elicit-${crypto.randomUUID()}`;
-    const answer = runtime.waitForClient(id, ELICIT_TIMEOUT_MS);
+    if (!supportsElicitation(clientCapabilities, params.mode ?? "form")) return { action: "cancel" };
     const { elicitationId, ...rest } = params;
-    emit({ jsonrpc: "2.0", id, method: "elicitation/create", params: { ...rest, ...(params.mode === "url" ? { elicitationId: elicitationId ?? id } : {}) } });
-    const response = (await answer) as { result?: ElicitResult; error?: unknown } | undefined;
-    return response?.result && typeof response.result.action === "string" ? response.result : { action: "cancel" };
+    const url = params.mode === "url" ? { elicitationId: elicitationId ?? crypto.randomUUID() } : {};
+    const answer = await ask<ElicitResult>({ method: "elicitation/create", params: { ...rest, ...url } }).catch(() => undefined);
+    return typeof answer?.action === "string" ? answer : { action: "cancel" };
   };
 }
 
