@@ -6,8 +6,8 @@ import { sessionStub } from "../src/session/access.ts";
 /** /api/sessions/{id}/checks: how the client behaved, judged from the journal since the scenario was set. */
 export const checkRoutes = new Hono<{ Bindings: Env }>().get("/:id/checks", async (c) => {
   const id = c.req.param("id");
-  const stub = sessionStub(c.env, id);
-  if (!(await stub.view())) throw new ApiError(404, "session_not_found", `No session '${id}'`);
-  const { scenario, entries } = await stub.journalSinceEpoch();
+  const judged = await sessionStub(c.env, id).journalSinceEpoch();
+  if (!judged) throw new ApiError(404, "session_not_found", `No session '${id}'`);
+  const { scenario, entries } = judged;
   return c.json({ scenario, checks: runChecks(scenario, entries) });
 });

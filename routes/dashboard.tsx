@@ -23,7 +23,7 @@ export const dashboardRoutes = new Hono<{ Bindings: Env }>()
     const view = await stub.view();
     if (!view) return c.html(<NotFoundPage what={`There is no session '${id}'. It may have been deleted.`} />, 404);
     const origin = new URL(c.req.url).origin;
-    const hasEntries = (await stub.journalPage({ limit: 1, order: "desc" })).entries.length > 0;
+    const hasEntries = ((await stub.journalPage({ limit: 1, order: "desc" }))?.entries.length ?? 0) > 0;
     return c.html(<SessionPage session={view} mcpUrl={mcpUrl(origin, id)} origin={origin} scenarios={catalogue()} hasEntries={hasEntries} />);
   })
   .get("/classify", securityHeaders, (c) => c.html(<ClassifyPage origin={new URL(c.req.url).origin} />))

@@ -15,10 +15,8 @@ const JournalQuerySchema = z.strictObject({
   format: z.enum(["json", "jsonl", "har"]).default("json"),
 });
 
-async function requireSession(env: Env, id: string) {
-  const stub = sessionStub(env, id);
-  if (!(await stub.view())) throw new ApiError(404, "session_not_found", `No session '${id}'`);
-  return stub;
+function noSession(id: string): ApiError {
+  return new ApiError(404, "session_not_found", `No session '${id}'`);
 }
 
 /** /api/sessions/{id}/journal: the journal as pages, JSONL, HAR 1.2, or a live SSE stream. */
@@ -27,12 +25,13 @@ export const journalRoutes = new Hono<{ Bindings: Env }>()
     const parsed = JournalQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw validationError(parsed.error, "query");
     const q = parsed.data;
-    const stub = await requireSession(c.env, c.req.param("id"));
+    const id = c.req.param("id");
     const filter = { ...(q.method ? { method: q.method } : {}), ...(q.outcome ? { outcome: q.outcome } : {}) };
     if (q.format !== "json") {
-      const entries = (await stub.journalAll()).filter(
-        (e) => (!filter.method || e.rpc.method === filter.method) && (!filter.outcome || e.verdict?.outcome === filter.outcome) && e.seq > (q.since ?? 0),
-      );
+      // Exports hold every matching entry, oldest first.
+      const all = await sessionStub(c.env, id).journalPage({ ...filter, ...(q.since !== undefined ? { sinceSeq: q.since } : {}), order: "asc" });
+      if (!all) throw noSession(id);
+      const entries = all.entries;
       if (q.format === "jsonl") {
         return c.body(entries.map((e) => JSON.stringify(e)).join("\n") + (entries.length ? "\n" : ""), 200, {
           "content-type": "application/jsonl; charset=utf-8",
@@ -43,7 +42,8 @@ export const journalRoutes = new Hono<{ Bindings: Env }>()
       return c.json(toHar(entries, new URL(c.req.url).origin));
     }
     const sinceSeq = q.cursor !== undefined ? Number(q.cursor) : q.since;
-    const page = await stub.journalPage({ ...filter, ...(sinceSeq !== undefined ? { sinceSeq } : {}), limit: q.limit, order: q.order });
+    const page = await sessionStub(c.env, id).journalPage({ ...filter, ...(sinceSeq !== undefined ? { sinceSeq } : {}), limit: q.limit, order: q.order });
+    if (!page) throw noSession(id);
     return c.json({ entries: page.entries, ...(page.nextSeq !== undefined ? { nextCursor: String(page.nextSeq) } : {}) });
   })
   .get("/:id/journal/stream", async (c) => {
@@ -51,7 +51,7 @@ export const journalRoutes = new Hono<{ Bindings: Env }>()
     if (!Number.isInteger(since) || since < 0) {
       throw new ApiError(400, "invalid_request", "query.since: must be a non-negative integer", [{ path: "query.since", rule: "integer", message: "must be a non-negative integer" }]);
     }
-    const stub = await requireSession(c.env, c.req.param("id"));
-    const stream = await stub.journalStream(since);
+    const stream = await sessionStub(c.env, c.req.param("id")).journalStream(since);
+    if (!stream) throw noSession(c.req.param("id"));
     return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" } });
   });

@@ -1,13 +1,17 @@
 import { TRUNCATION_MARKER, type CapturedBody } from "./entry.ts";
 
-/** Bytes kept per body in the journal; the rest is cut with a visible marker. */
+/** Characters kept per body in the journal; the rest is cut with a visible marker. */
 export const DEFAULT_BODY_CAP = 64 * 1024;
 /** Bytes read for the verdict, so a long body is still judged whole. */
 const CLASSIFY_CAP = 1024 * 1024;
 
+/** The text, or its first `cap` characters followed by the marker. */
+export function cut(text: string, cap: number): string {
+  return text.length <= cap ? text : text.slice(0, cap) + TRUNCATION_MARKER;
+}
+
 export function capture(text: string, bytes: number, cap: number): CapturedBody {
-  if (text.length <= cap) return { text, bytes, truncated: false };
-  return { text: text.slice(0, cap) + TRUNCATION_MARKER, bytes, truncated: true };
+  return { text: cut(text, cap), bytes, truncated: text.length > cap };
 }
 
 /** Reads a stream to the end, keeping up to CLASSIFY_CAP bytes of text; never throws. */

@@ -1,8 +1,9 @@
 import { classify } from "../classify/index.ts";
+import { parseJson } from "../classify/json.ts";
 import { parseSse } from "../classify/sse.ts";
-import type { Handled } from "../mcp/endpoint.ts";
+import type { Handled } from "../mcp/runtime.ts";
 import { META } from "../mcp/versions.ts";
-import { capture, drain } from "./capture.ts";
+import { capture, cut, drain } from "./capture.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";
 import { headerRecord, redactHeaders } from "./redact.ts";
 
@@ -38,14 +39,6 @@ function clientInfoOf(body: unknown): Record<string, unknown> | undefined {
   return info && typeof info === "object" ? (info as Record<string, unknown>) : undefined;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Returns the response to send, and journals the exchange once the response body has been sent in full:
  * the body is teed, so the client sees every byte exactly when it would have without the journal.
@@ -64,7 +57,8 @@ export function journalled(request: Request, handled: Handled, options: Recorder
     (async () => {
       const body = await drain(journalBranch);
       const finished = Date.now();
-      const requestBody = parseJson(requestText);
+      const parsed = parseJson(requestText);
+      const requestBody = parsed.ok ? parsed.value : undefined;
       const rpc = rpcOf(requestBody);
       const isSse = (responseHeaders["content-type"] ?? "").includes("text/event-stream");
       const facts = handled.facts;
@@ -98,7 +92,7 @@ export function journalled(request: Request, handled: Handled, options: Recorder
                 sseEvents: parseSse(body.text).events.map((e) => ({
                   ...(e.id !== undefined ? { id: e.id } : {}),
                   event: e.type,
-                  data: e.data.length > options.bodyCap ? e.data.slice(0, options.bodyCap) + "…[truncated by Faultline]" : e.data,
+                  data: cut(e.data, options.bodyCap),
                   ...(e.retry !== undefined ? { retry: e.retry } : {}),
                 })),
               }

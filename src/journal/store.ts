@@ -14,7 +14,8 @@ export interface JournalQuery {
   outcome?: string;
   /** Only entries with seq greater than this. */
   sinceSeq?: number;
-  limit: number;
+  /** Page size; without it every matching entry comes back. */
+  limit?: number;
   order: "asc" | "desc";
 }
 
@@ -66,16 +67,13 @@ export class JournalStore {
     if (q.method) where.push("method = ?"), args.push(q.method);
     if (q.outcome) where.push("outcome = ?"), args.push(q.outcome);
     if (q.sinceSeq !== undefined) where.push(q.order === "asc" ? "seq > ?" : "seq < ?"), args.push(q.sinceSeq);
-    const sql = `SELECT entry FROM journal ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq ${q.order === "asc" ? "ASC" : "DESC"} LIMIT ?`;
-    const rows = this.sql.exec<{ entry: string }>(sql, ...args, q.limit + 1).toArray();
+    // One row beyond the page tells whether there is a next one.
+    if (q.limit !== undefined) args.push(q.limit + 1);
+    const sql = `SELECT entry FROM journal ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq ${q.order === "asc" ? "ASC" : "DESC"}${q.limit !== undefined ? " LIMIT ?" : ""}`;
+    const rows = this.sql.exec<{ entry: string }>(sql, ...args).toArray();
     const entries = rows.slice(0, q.limit).map((r) => JSON.parse(r.entry) as JournalEntry);
     const last = entries.at(-1);
-    return rows.length > q.limit && last ? { entries, nextSeq: last.seq } : { entries };
-  }
-
-  /** Every entry, oldest first (for exports and checks). */
-  all(): JournalEntry[] {
-    return this.sql.exec<{ entry: string }>("SELECT entry FROM journal ORDER BY seq").toArray().map((r) => JSON.parse(r.entry) as JournalEntry);
+    return q.limit !== undefined && rows.length > q.limit && last ? { entries, nextSeq: last.seq } : { entries };
   }
 
   count(): number {

@@ -15,8 +15,6 @@ import { SSE_HEADERS, sseEvent } from "./sse.ts";
 import { LOG_LEVELS, type ElicitResult, type RootsResult, type SampleResult, type ToolDefinition } from "./tool.ts";
 import { isLegacyVersion, LEGACY_VERSIONS, MODERN_VERSION, type Era } from "./versions.ts";
 
-export type { Handled, McpSessionRow, SessionRuntime } from "./runtime.ts";
-
 export const MAX_BODY_BYTES = 1024 * 1024;
 const STATE_TTL_MS = 10 * 60_000;
 

@@ -6,7 +6,7 @@ type Remote<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? 
 
 export const DEFAULT_SESSION_ID = "default";
 
-type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "journalAll" | "journalSinceEpoch" | "journalStream">>;
+type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "journalSinceEpoch" | "journalStream">>;
 type IndexApi = Remote<Pick<SessionIndex, "put" | "remove" | "list">>;
 
 export function sessionStub(env: Env, id: string): SessionApi {

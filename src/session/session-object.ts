@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
-import { handleMcp, type McpSessionRow, type SessionRuntime } from "../mcp/endpoint.ts";
+import { handleMcp } from "../mcp/endpoint.ts";
+import type { McpSessionRow, SessionRuntime } from "../mcp/runtime.ts";
 import { importKey } from "../mcp/request-state.ts";
 import type { RequestId } from "../mcp/jsonrpc.ts";
 import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
@@ -55,22 +56,22 @@ export class SessionObject extends DurableObject<Env> {
 
   // ---- the journal ----
 
-  journalPage(query: JournalQuery): { entries: JournalEntry[]; nextSeq?: number } {
-    return this.journal.query(query);
+  /** Matching entries; undefined when the session does not exist. */
+  journalPage(query: JournalQuery): { entries: JournalEntry[]; nextSeq?: number } | undefined {
+    return this.record() ? this.journal.query(query) : undefined;
   }
 
-  /** Entries since the scenario was last set or reset: what the checks judge. */
-  journalSinceEpoch(): { scenario: string | undefined; entries: JournalEntry[] } {
+  /** Entries since the scenario was last set or reset: what the checks judge. Undefined when the session does not exist. */
+  journalSinceEpoch(): { scenario: string; entries: JournalEntry[] } | undefined {
+    const record = this.record();
+    if (!record) return undefined;
     const epoch = Number(this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'epoch'").toArray()[0]?.v ?? "0");
-    return { scenario: this.record()?.scenario, entries: this.journal.all().filter((e) => e.seq > epoch) };
+    return { scenario: record.scenario, entries: this.journal.query({ sinceSeq: epoch, order: "asc" }).entries };
   }
 
-  journalAll(): JournalEntry[] {
-    return this.journal.all();
-  }
-
-  /** The live journal as SSE: entries after `sinceSeq`, then each new one as it is recorded. */
-  journalStream(sinceSeq: number): ReadableStream<Uint8Array> {
+  /** The live journal as SSE: every entry after `sinceSeq`, then each new one as it is recorded. Undefined when the session does not exist. */
+  journalStream(sinceSeq: number): ReadableStream<Uint8Array> | undefined {
+    if (!this.record()) return undefined;
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     const encoder = new TextEncoder();
@@ -78,7 +79,7 @@ export class SessionObject extends DurableObject<Env> {
       writer.write(encoder.encode(`id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`)).catch(() => this.listeners.delete(send));
     };
     writer.write(encoder.encode(": faultline journal\n\n")).catch(() => undefined);
-    for (const entry of this.journal.query({ sinceSeq, limit: 500, order: "asc" }).entries) send(entry);
+    for (const entry of this.journal.query({ sinceSeq, order: "asc" }).entries) send(entry);
     this.listeners.add(send);
     writer.closed.catch(() => undefined).finally(() => this.listeners.delete(send));
     return readable;

@@ -183,7 +183,7 @@ test("filters by method and outcome, since-seq and cursor pages return every ent
   assert.deepEqual(newest.entries.map((e) => e.seq), [6, 5]);
 });
 
-test("a bad journal query gets 400 naming the parameter, and an unknown session 404", async () => {
+test("a bad journal query gets 400 naming the parameter, and an unknown session 404 on the journal, its exports, its stream and the checks", async () => {
   const session = await createSession(server, "baseline");
   for (const [query, path] of [["limit=0", "query.limit"], ["outcome=FINE", "query.outcome"], ["format=xml", "query.format"], ["cursor=abc", "query.cursor"], ["colour=red", "query"]] as const) {
     const res = await fetch(`${server.url}/api/sessions/${session.id}/journal?${query}`);
@@ -191,7 +191,9 @@ test("a bad journal query gets 400 naming the parameter, and an unknown session 
     const body = (await res.json()) as { error: { issues: { path: string; rule: string }[] } };
     assert.ok(body.error.issues.some((i) => i.path.startsWith(path) && i.rule), `${query}: ${JSON.stringify(body)}`);
   }
-  assert.equal((await fetch(`${server.url}/api/sessions/no-such-session/journal`)).status, 404);
+  for (const path of ["journal", "journal?format=har", "journal/stream", "checks"]) {
+    assert.equal((await fetch(`${server.url}/api/sessions/no-such-session/${path}`)).status, 404, path);
+  }
 });
 
 test("the JSONL export has one parseable entry per line", async () => {
