@@ -130,7 +130,8 @@ export function withResultType(era: Era, result: Message): Message {
   return era === "modern" ? { resultType: "complete", ...result } : result;
 }
 
-function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
+/** One JSON body; used for every JSON answer of the MCP endpoint, faulted or not. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 

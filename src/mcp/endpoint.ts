@@ -1,4 +1,4 @@
-import { perform, withResultType } from "../faults/perform.ts";
+import { jsonResponse, perform, withResultType } from "../faults/perform.ts";
 import type { RequestFacts } from "../scenario.ts";
 import { BASE_TOOLS } from "./base-tools.ts";
 import { InputRequired, inputSchemaOf, resolveHandler, type DispatchContext } from "./dispatch.ts";
@@ -24,16 +24,12 @@ function lowerHeaders(headers: Headers): Record<string, string> {
   return out;
 }
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
-}
-
 function rpcErrorResponse(id: RequestId | undefined, error: RpcError): Response {
-  return json(error.httpStatus, errorMessage(id, error.code, error.message, error.data));
+  return jsonResponse(error.httpStatus, errorMessage(id, error.code, error.message, error.data));
 }
 
 function methodNotAllowed(): Response {
-  return json(405, errorMessage(undefined, ErrorCode.InvalidRequest, "Method not allowed: this endpoint takes POST"), {
+  return jsonResponse(405, errorMessage(undefined, ErrorCode.InvalidRequest, "Method not allowed: this endpoint takes POST"), {
     allow: "POST, DELETE",
   });
 }
@@ -51,29 +47,29 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
   if (request.method === "DELETE") {
     const id = headers["mcp-session-id"];
     if (!id) return { response: methodNotAllowed() };
-    return { response: runtime.endMcpSession(id) ? new Response(null, { status: 204 }) : json(404, errorMessage(undefined, ErrorCode.InvalidRequest, "Session not found")) };
+    return { response: runtime.endMcpSession(id) ? new Response(null, { status: 204 }) : jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, "Session not found")) };
   }
   if (request.method !== "POST") return { response: methodNotAllowed() };
 
   const declared = Number(headers["content-length"] ?? "0");
-  if (declared > MAX_BODY_BYTES) return { response: json(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Request body exceeds ${MAX_BODY_BYTES} bytes`)) };
+  if (declared > MAX_BODY_BYTES) return { response: jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Request body exceeds ${MAX_BODY_BYTES} bytes`)) };
   const requestBody = await request.text();
-  if (requestBody.length > MAX_BODY_BYTES) return { response: json(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Request body exceeds ${MAX_BODY_BYTES} bytes`)), requestBody: requestBody.slice(0, 4096) };
+  if (requestBody.length > MAX_BODY_BYTES) return { response: jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Request body exceeds ${MAX_BODY_BYTES} bytes`)), requestBody: requestBody.slice(0, 4096) };
 
   let body: unknown;
   try {
     body = JSON.parse(requestBody);
   } catch {
-    return { response: json(400, errorMessage(undefined, ErrorCode.ParseError, "Parse error: the body is not valid JSON")), requestBody };
+    return { response: jsonResponse(400, errorMessage(undefined, ErrorCode.ParseError, "Parse error: the body is not valid JSON")), requestBody };
   }
   if (Array.isArray(body)) {
-    return { response: json(400, errorMessage(undefined, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported by MCP")), requestBody };
+    return { response: jsonResponse(400, errorMessage(undefined, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported by MCP")), requestBody };
   }
   const incoming = readMessage(body);
   if (!incoming) {
     const id = (body as { id?: unknown } | null)?.id;
     const readableId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : undefined;
-    return { response: json(400, errorMessage(readableId, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 request, notification or response")), requestBody };
+    return { response: jsonResponse(400, errorMessage(readableId, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 request, notification or response")), requestBody };
   }
 
   if (incoming.kind === "response") {
@@ -83,7 +79,7 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
     const facts = baseFacts("legacy", headers["mcp-protocol-version"] ?? LEGACY_VERSIONS[0], headers, "response");
     return delivered
       ? { response: new Response(null, { status: 202 }), facts, requestBody }
-      : { response: json(400, errorMessage(undefined, ErrorCode.InvalidRequest, "No pending server request has this id")), facts, requestBody };
+      : { response: jsonResponse(400, errorMessage(undefined, ErrorCode.InvalidRequest, "No pending server request has this id")), facts, requestBody };
   }
 
   const message = incoming.message;
@@ -117,15 +113,15 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
     mcpSessionId = headers["mcp-session-id"];
     const facts = baseFacts("legacy", headers["mcp-protocol-version"] ?? LEGACY_VERSIONS[0], headers, incoming.kind, message.method);
     if (!mcpSessionId) {
-      return { response: json(400, errorMessage(requestId, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required (send initialize first)")), facts, requestBody };
+      return { response: jsonResponse(400, errorMessage(requestId, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required (send initialize first)")), facts, requestBody };
     }
     const session = runtime.getMcpSession(mcpSessionId);
     if (!session || session.ended) {
-      return { response: json(404, errorMessage(requestId, ErrorCode.InvalidRequest, "Session not found: unknown or terminated Mcp-Session-Id")), facts, requestBody };
+      return { response: jsonResponse(404, errorMessage(requestId, ErrorCode.InvalidRequest, "Session not found: unknown or terminated Mcp-Session-Id")), facts, requestBody };
     }
     const headerVersion = headers["mcp-protocol-version"];
     if (headerVersion !== undefined && !isLegacyHeader(headerVersion)) {
-      return { response: json(400, errorMessage(requestId, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version '${headerVersion}'`)), facts, requestBody };
+      return { response: jsonResponse(400, errorMessage(requestId, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version '${headerVersion}'`)), facts, requestBody };
     }
     protocolVersion = session.protocolVersion;
     clientCapabilities = session.clientCapabilities;
@@ -176,7 +172,7 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
     // 2026-07-28: an unknown method gets 404 with -32601; earlier revisions name no status, so 200 there.
     const status = era === "modern" ? 404 : 200;
     const response = decision ? await perform(decision.fault, performBase(era, id, runtime, request, extraHeaders, async () => errorMessage(id, ErrorCode.MethodNotFound, `Method not found: ${message.method}`)))
-      : json(status, errorMessage(id, ErrorCode.MethodNotFound, `Method not found: ${message.method}`), extraHeaders);
+      : jsonResponse(status, errorMessage(id, ErrorCode.MethodNotFound, `Method not found: ${message.method}`), extraHeaders);
     return { response, facts, decision, requestBody };
   }
 
