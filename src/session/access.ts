@@ -24,7 +24,7 @@ export async function createSession(env: Env, record: SessionRecord) {
   return result;
 }
 
-/** The `default` session, running baseline, exists as soon as anyone asks for it. */
-export async function ensureDefaultSession(env: Env): Promise<void> {
-  await createSession(env, { id: DEFAULT_SESSION_ID, scenario: "baseline", params: { delayMs: 0, responseMode: "json" }, createdAt: new Date().toISOString() });
+/** The `default` session runs baseline; its Durable Object creates it on its first MCP request (see SessionObject.fetch). */
+export function defaultSessionRecord(): SessionRecord {
+  return { id: DEFAULT_SESSION_ID, scenario: "baseline", params: { delayMs: 0, responseMode: "json" }, createdAt: new Date().toISOString() };
 }

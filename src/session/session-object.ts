@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
 import { handleMcp } from "../mcp/endpoint.ts";
+import { DEFAULT_SESSION_ID, defaultSessionRecord, indexStub } from "./access.ts";
 import type { McpSessionRow, SessionRuntime } from "../mcp/runtime.ts";
 import { importKey } from "../mcp/request-state.ts";
 import type { RequestId } from "../mcp/jsonrpc.ts";
@@ -150,7 +151,7 @@ export class SessionObject extends DurableObject<Env> {
   // ---- the MCP endpoint ----
 
   override async fetch(request: Request): Promise<Response> {
-    const record = this.record();
+    const record = this.record() ?? (await this.createDefault());
     if (!record) return Response.json({ error: { code: "session_not_found", message: "No such session" } }, { status: 404 });
     const scenario = findScenario(record.scenario);
     if (!scenario) return Response.json({ error: { code: "scenario_gone", message: `Scenario ${record.scenario} no longer exists` } }, { status: 409 });
@@ -214,6 +215,17 @@ export class SessionObject extends DurableObject<Env> {
       waitUntil: (promise) => this.ctx.waitUntil(promise),
       now: () => Date.now(),
     };
+  }
+
+  /**
+   * The `default` session comes into being on its first MCP request, so a client pointed at /mcp works with no
+   * set-up; doing it here keeps every later request to one Durable Object call.
+   */
+  private async createDefault(): Promise<SessionRecord | undefined> {
+    if (this.ctx.id.name !== DEFAULT_SESSION_ID) return undefined;
+    const { record } = this.create(defaultSessionRecord());
+    await indexStub(this.env).put({ id: record.id, scenario: record.scenario, createdAt: record.createdAt });
+    return record;
   }
 
   private clientInfo(mcpSessionId: string): Record<string, unknown> | undefined {

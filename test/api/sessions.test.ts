@@ -99,6 +99,20 @@ test("creating a session with an id that exists gives 409", async () => {
   assert.equal((await view(id)).scenario, "baseline", "the existing session is untouched");
 });
 
+test("/mcp serves the default baseline session with no set-up; it is then listed, counted, and the same as /s/default/mcp", async () => {
+  const first = await postModern(`${server.url}/mcp`, 1, "tools/call", { name: "echo", arguments: { text: "no set-up" } });
+  assert.equal(first.status, 200);
+  assert.match(await first.text(), /no set-up/);
+  const second = await postModern(`${server.url}/s/default/mcp`, 2, "tools/list");
+  assert.equal(second.status, 200);
+  await second.text();
+  const view = await json(await api("/sessions/default"), 200);
+  assert.equal(view.scenario, "baseline");
+  assert.equal(view.counters.posts, 2);
+  const list = await json(await api("/sessions"), 200);
+  assert.equal(list.sessions.filter((s: Json) => s.id === "default").length, 1);
+});
+
 test("GET /api/sessions lists created sessions with their scenario and mcpUrl", async () => {
   const id = slug("listed");
   await json(await api("/sessions", { body: { scenario: "errors.jsonrpc_error", id } }), 201);
