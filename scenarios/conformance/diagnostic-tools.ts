@@ -5,6 +5,21 @@ import { ask } from "./mrtr-tools.ts";
 
 const CHANGES = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
+/** test_trigger_{tools→tool,prompts→prompt}_change: announces a list change on the session's listen streams. */
+function listChangeTrigger(list: "tools" | "prompts"): ToolDefinition {
+  const noun = list.slice(0, -1);
+  return {
+    name: `test_trigger_${noun}_change`,
+    description: `Announces notifications/${list}/list_changed on this session's open subscriptions/listen streams that asked for ${list}ListChanged.`,
+    args: z.object({}),
+    annotations: CHANGES,
+    run: async (_args, ctx) => {
+      ctx.listChanged(list);
+      return text(`Announced a ${noun} list change.`);
+    },
+  };
+}
+
 /** Hooks the 2026-07-28 server-stateless scenario (SEP-2575) uses to exercise one requirement each. */
 export const DIAGNOSTIC_TOOLS: readonly ToolDefinition[] = [
   {
@@ -53,24 +68,6 @@ export const DIAGNOSTIC_TOOLS: readonly ToolDefinition[] = [
     annotations: READ_ONLY,
     run: async (args) => text(`Region: ${String(args.region)}`),
   },
-  {
-    name: "test_trigger_tool_change",
-    description: "Announces notifications/tools/list_changed on this session's open subscriptions/listen streams that asked for toolsListChanged.",
-    args: z.object({}),
-    annotations: CHANGES,
-    run: async (_args, ctx) => {
-      ctx.listChanged("tools");
-      return text("Announced a tool list change.");
-    },
-  },
-  {
-    name: "test_trigger_prompt_change",
-    description: "Announces notifications/prompts/list_changed on this session's open subscriptions/listen streams that asked for promptsListChanged.",
-    args: z.object({}),
-    annotations: CHANGES,
-    run: async (_args, ctx) => {
-      ctx.listChanged("prompts");
-      return text("Announced a prompt list change.");
-    },
-  },
+  listChangeTrigger("tools"),
+  listChangeTrigger("prompts"),
 ];
