@@ -35,11 +35,23 @@ export function resourceNotFound(era: "modern" | "legacy", uri: unknown): RpcErr
   return new RpcError(era === "modern" ? ErrorCode.InvalidParams : -32002, "Resource not found", { data: { uri } });
 }
 
+/** Generated JSON Schemas by zod args: tools/list and every 2026 tools/call (x-mcp-header checks) need them. */
+const GENERATED = new WeakMap<z.ZodObject, Record<string, unknown>>();
+
+function generatedSchema(args: z.ZodObject): Record<string, unknown> {
+  let schema = GENERATED.get(args);
+  if (!schema) {
+    const { $schema: _s, ...rest } = z.toJSONSchema(args, { target: "draft-2020-12" }) as Record<string, unknown>;
+    schema = rest;
+    GENERATED.set(args, schema);
+  }
+  return schema;
+}
+
 /** The wire form of a tool, with its JSON Schema generated from the zod args. */
 export function toolDescriptor(tool: ToolDefinition): Record<string, unknown> {
-  const { $schema: _s, ...generated } = z.toJSONSchema(tool.args, { target: "draft-2020-12" }) as Record<string, unknown>;
   // A hand-written schema is sent as written, $schema and $defs included (2025-11-25: JSON Schema 2020-12 is the default dialect).
-  const inputSchema = tool.inputSchema ?? generated;
+  const inputSchema = tool.inputSchema ?? generatedSchema(tool.args);
   return {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
