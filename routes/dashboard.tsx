@@ -6,9 +6,8 @@ import { HomePage } from "../src/dashboard/home-page.tsx";
 import { NotFoundPage } from "../src/dashboard/layout.tsx";
 import { securityHeaders } from "../src/dashboard/security.ts";
 import { SessionPage } from "../src/dashboard/session-page.tsx";
-import { indexStub, sessionStub } from "../src/session/access.ts";
+import { indexStub, mcpUrl, sessionStub } from "../src/session/access.ts";
 
-const mcpUrl = (origin: string, id: string) => `${origin}/s/${id}/mcp`;
 
 /** The dashboard: server-rendered pages at /, /sessions/{id} and /classify, and their scripts and styles under /assets/. */
 export const dashboardRoutes = new Hono<{ Bindings: Env }>()

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, validationError } from "../src/api-error.ts";
-import { createSession, indexStub, sessionStub } from "../src/session/access.ts";
+import { createSession, indexStub, mcpUrl, sessionStub } from "../src/session/access.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 
 const CreateSessionSchema = z.strictObject({
@@ -55,7 +55,6 @@ function randomId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const mcpUrl = (origin: string, id: string) => `${origin}/s/${id}/mcp`;
 
 export const sessionRoutes = new Hono<{ Bindings: Env }>()
   .post("/", async (c) => {

@@ -6,6 +6,11 @@ type Remote<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? 
 
 export const DEFAULT_SESSION_ID = "default";
 
+/** The absolute URL of a session's MCP endpoint. */
+export function mcpUrl(origin: string, id: string): string {
+  return `${origin}/s/${id}/mcp`;
+}
+
 type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "journalSinceEpoch" | "journalStream">>;
 type IndexApi = Remote<Pick<SessionIndex, "put" | "remove" | "list">>;
 
