@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ApiError } from "../src/api-error.ts";
+import { sessionNotFound } from "../src/api-error.ts";
 import { runChecks } from "../src/checks/index.ts";
 import { sessionStub } from "../src/session/access.ts";
 
@@ -7,7 +7,7 @@ import { sessionStub } from "../src/session/access.ts";
 export const checkRoutes = new Hono<{ Bindings: Env }>().get("/:id/checks", async (c) => {
   const id = c.req.param("id");
   const judged = await sessionStub(c.env, id).journalSinceEpoch();
-  if (!judged) throw new ApiError(404, "session_not_found", `No session '${id}'`);
+  if (!judged) throw sessionNotFound(id);
   const { scenario, entries } = judged;
   return c.json({ scenario, checks: runChecks(scenario, entries) });
 });

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ApiError, validationError } from "../src/api-error.ts";
+import { ApiError, sessionNotFound, validationError } from "../src/api-error.ts";
 import { OutcomeSchema } from "../src/classify/index.ts";
 import { toHar } from "../src/journal/har.ts";
 import { sessionStub } from "../src/session/access.ts";
@@ -15,9 +15,6 @@ const JournalQuerySchema = z.strictObject({
   format: z.enum(["json", "jsonl", "har"]).default("json"),
 });
 
-function noSession(id: string): ApiError {
-  return new ApiError(404, "session_not_found", `No session '${id}'`);
-}
 
 /** /api/sessions/{id}/journal: the journal as pages, JSONL, HAR 1.2, or a live SSE stream. */
 export const journalRoutes = new Hono<{ Bindings: Env }>()
@@ -30,7 +27,7 @@ export const journalRoutes = new Hono<{ Bindings: Env }>()
     if (q.format !== "json") {
       // Exports hold every matching entry, oldest first.
       const all = await sessionStub(c.env, id).journalPage({ ...filter, ...(q.since !== undefined ? { sinceSeq: q.since } : {}), order: "asc" });
-      if (!all) throw noSession(id);
+      if (!all) throw sessionNotFound(id);
       const entries = all.entries;
       if (q.format === "jsonl") {
         return c.body(entries.map((e) => JSON.stringify(e)).join("\n") + (entries.length ? "\n" : ""), 200, {
@@ -43,7 +40,7 @@ export const journalRoutes = new Hono<{ Bindings: Env }>()
     }
     const sinceSeq = q.cursor !== undefined ? Number(q.cursor) : q.since;
     const page = await sessionStub(c.env, id).journalPage({ ...filter, ...(sinceSeq !== undefined ? { sinceSeq } : {}), limit: q.limit, order: q.order });
-    if (!page) throw noSession(id);
+    if (!page) throw sessionNotFound(id);
     return c.json({ entries: page.entries, ...(page.nextSeq !== undefined ? { nextCursor: String(page.nextSeq) } : {}) });
   })
   .get("/:id/journal/stream", async (c) => {
@@ -52,6 +49,6 @@ export const journalRoutes = new Hono<{ Bindings: Env }>()
       throw new ApiError(400, "invalid_request", "query.since: must be a non-negative integer", [{ path: "query.since", rule: "integer", message: "must be a non-negative integer" }]);
     }
     const stream = await sessionStub(c.env, c.req.param("id")).journalStream(since);
-    if (!stream) throw noSession(c.req.param("id"));
+    if (!stream) throw sessionNotFound(c.req.param("id"));
     return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" } });
   });

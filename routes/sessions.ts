@@ -1,8 +1,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ApiError, validationError } from "../src/api-error.ts";
+import { ApiError, sessionNotFound, validationError } from "../src/api-error.ts";
+import type { SessionView } from "../src/session/session-object.ts";
 import { createSession, indexStub, mcpUrl, sessionStub } from "../src/session/access.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
+
+/** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
+function shown(requestUrl: string, id: string, view: SessionView | undefined) {
+  if (!view) throw sessionNotFound(id);
+  return { ...view, mcpUrl: mcpUrl(new URL(requestUrl).origin, id) };
+}
 
 const CreateSessionSchema = z.strictObject({
   scenario: z.string().min(1),
@@ -73,28 +80,26 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
   .get("/:id", async (c) => {
     const id = c.req.param("id");
     const view = await sessionStub(c.env, id).view();
-    if (!view) throw new ApiError(404, "session_not_found", `No session '${id}'`);
-    return c.json({ ...view, mcpUrl: mcpUrl(new URL(c.req.url).origin, id) });
+    return c.json(shown(c.req.url, id, view));
   })
   .put("/:id/scenario", async (c) => {
     const id = c.req.param("id");
     const body = parse(ChangeScenarioSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
-    if (!view) throw new ApiError(404, "session_not_found", `No session '${id}'`);
-    await indexStub(c.env).put({ id, scenario, createdAt: view.createdAt });
-    return c.json({ ...view, mcpUrl: mcpUrl(new URL(c.req.url).origin, id) });
+    const answer = shown(c.req.url, id, view);
+    await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
+    return c.json(answer);
   })
   .post("/:id/reset", async (c) => {
     const id = c.req.param("id");
     const view = await sessionStub(c.env, id).reset();
-    if (!view) throw new ApiError(404, "session_not_found", `No session '${id}'`);
-    return c.json({ ...view, mcpUrl: mcpUrl(new URL(c.req.url).origin, id) });
+    return c.json(shown(c.req.url, id, view));
   })
   .delete("/:id", async (c) => {
     const id = c.req.param("id");
     const existed = await sessionStub(c.env, id).erase();
     await indexStub(c.env).remove(id);
-    if (!existed) throw new ApiError(404, "session_not_found", `No session '${id}'`);
+    if (!existed) throw sessionNotFound(id);
     return c.body(null, 204);
   });

@@ -45,3 +45,8 @@ export function validationError(error: z.ZodError, prefix = ""): ApiError {
   const summary = first ? `${first.path}: ${first.message} (${first.rule})` : "invalid request";
   return new ApiError(400, "invalid_request", summary, issues);
 }
+
+/** The 404 for a session id that names no session. */
+export function sessionNotFound(id: string): ApiError {
+  return new ApiError(404, "session_not_found", `No session '${id}'`);
+}
