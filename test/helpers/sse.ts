@@ -65,3 +65,25 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>, tap?: (text
     if (event.data.trim() !== "") yield JSON.parse(event.data) as Record<string, unknown>;
   }
 }
+
+/** Reads a long-lived stream as text until a marker shows up; for streams that stay open (listen, the live journal). */
+export function streamText(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  return {
+    get text() {
+      return text;
+    },
+    /** True once `needle` has arrived; false when the stream ended first. */
+    async until(needle: string): Promise<boolean> {
+      while (!text.includes(needle)) {
+        const { done, value } = await reader.read();
+        if (done) return false;
+        text += decoder.decode(value, { stream: true });
+      }
+      return true;
+    },
+    cancel: () => reader.cancel().catch(() => undefined),
+  };
+}

@@ -1,6 +1,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createSession, legacySession, postModern, startServer, type TestServer } from "../helpers/server.ts";
+import { streamText } from "../helpers/sse.ts";
 
 // The journal: what an entry holds, redaction, caps with a visible marker, retention by count and by age,
 // filters and cursor pages, the JSONL and HAR exports (the HAR loads back into /classify), and the live stream.
@@ -235,27 +236,17 @@ test("the live stream replays entries after `since` and then sends each new entr
   const res = await fetch(`${server.url}/api/sessions/${session.id}/journal/stream?since=0`, { signal: stop.signal });
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  const until = async (needle: string) => {
-    while (!text.includes(needle)) {
-      const { done, value } = await reader.read();
-      if (done) return false;
-      text += decoder.decode(value, { stream: true });
-    }
-    return true;
-  };
+  const stream = streamText(res.body as ReadableStream<Uint8Array>);
   try {
-    assert.ok(await until("id: 1\n"), text);
+    assert.ok(await stream.until("id: 1\n"), stream.text);
     await echo(session.mcpUrl, 2, "live");
-    assert.ok(await until("id: 2\n"), text);
-    const events = text.split("\n\n").filter((block) => block.includes("event: entry"));
+    assert.ok(await stream.until("id: 2\n"), stream.text);
+    const events = stream.text.split("\n\n").filter((block) => block.includes("event: entry"));
     const entries = events.map((block) => JSON.parse(block.split("\n").find((line) => line.startsWith("data: "))!.slice(6)) as Json);
     assert.deepEqual(entries.map((e) => e.rpc.id), [1, 2]);
     assert.match(entries[1]?.request.body.text, /live/);
   } finally {
     stop.abort();
-    await reader.cancel().catch(() => undefined);
+    await stream.cancel();
   }
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { classify, type Verdict } from "../../src/classify/index.ts";
 import { wellKnownRoutes } from "../../routes/well-known.ts";
 import { createSession, legacySession, MODERN, modernMeta, postModern, startServer, type TestServer } from "../helpers/server.ts";
-import { sseMessages } from "../helpers/sse.ts";
+import { sseMessages, streamText } from "../helpers/sse.ts";
 
 let server: TestServer;
 before(async () => {
@@ -389,27 +389,17 @@ test("catalog.mutation announces the 2026-07-28 change on a subscriptions/listen
   });
   assert.equal(listen.status, 200);
   assert.match(listen.headers.get("content-type") ?? "", /^text\/event-stream/);
-  const reader = (listen.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let seen = "";
-  const readUntil = async (needle: string) => {
-    while (!seen.includes(needle)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      seen += decoder.decode(value, { stream: true });
-    }
-    return seen.includes(needle);
-  };
+  const stream = streamText(listen.body as ReadableStream<Uint8Array>);
   try {
-    assert.ok(await readUntil("notifications/subscriptions/acknowledged"), seen);
+    assert.ok(await stream.until("notifications/subscriptions/acknowledged"), stream.text);
     await modern(mcpUrl, 2, "tools/call", call("trigger_tool_change"));
-    assert.ok(await readUntil("notifications/tools/list_changed"), seen);
-    const event = seen.split("\n").filter((line) => line.startsWith("data: ") && line.includes("list_changed"))[0] ?? "";
+    assert.ok(await stream.until("notifications/tools/list_changed"), stream.text);
+    const event = stream.text.split("\n").filter((line) => line.startsWith("data: ") && line.includes("list_changed"))[0] ?? "";
     const message = JSON.parse(event.slice(6)) as { params: { _meta: Record<string, unknown> } };
     assert.equal(message.params._meta["io.modelcontextprotocol/subscriptionId"], "listen-1");
   } finally {
     stop.abort();
-    await reader.cancel().catch(() => undefined);
+    await stream.cancel();
   }
 });
 
