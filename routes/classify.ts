@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { ApiError } from "../src/api-error.ts";
 import { classify } from "../src/classify/index.ts";
 import { exchangeFromRawHttp, parseClassifyInput, parseJsonText, type InputError } from "../src/classify/input.ts";
+import { readCapped } from "../src/read-body.ts";
 
 /** The largest request body accepted, in bytes (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -22,7 +23,8 @@ classifyRoutes.post("/", async (c) => {
     throw new ApiError(415, "unsupported_media_type", `Cannot classify ${got}; send ${SUPPORTED_TYPES}`);
   }
 
-  const text = await readText(c.req.raw, MAX_BODY_BYTES);
+  const text = await readCapped(c.req.raw, MAX_BODY_BYTES);
+  if (text === undefined) throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`);
   const now = Date.now();
 
   if (isHttp) {
@@ -53,36 +55,4 @@ classifyRoutes.post("/", async (c) => {
 function inputError(error: InputError): ApiError {
   if (error.kind === "too_many") return new ApiError(413, "too_many_exchanges", error.message, error.issues);
   return new ApiError(400, "invalid_request", error.message, error.issues);
-}
-
-/**
- * Reads the body as UTF-8 text, refusing more than `limit` bytes: first by the declared
- * Content-Length, then by counting while reading, since a chunked upload declares none.
- */
-async function readText(request: Request, limit: number): Promise<string> {
-  const tooLarge = () => new ApiError(413, "payload_too_large", `The request body is larger than ${limit} bytes (1 MiB)`);
-  const declared = Number(request.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!request.body) return "";
-
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    parts.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }

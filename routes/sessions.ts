@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, sessionNotFound, validationError } from "../src/api-error.ts";
+import { readCapped } from "../src/read-body.ts";
 import type { SessionView } from "../src/session/session-object.ts";
 import { createSession, indexStub, mcpUrl, sessionStub } from "../src/session/access.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
@@ -31,8 +32,8 @@ async function readJson(request: Request): Promise<unknown> {
   if (type !== "application/json") {
     throw new ApiError(415, "unsupported_media_type", "Send the request body as Content-Type: application/json");
   }
-  const text = await request.text();
-  if (text.length > 64 * 1024) throw new ApiError(413, "too_large", "The request body exceeds 64 KiB");
+  const text = await readCapped(request, 64 * 1024);
+  if (text === undefined) throw new ApiError(413, "too_large", "The request body exceeds 64 KiB");
   try {
     return JSON.parse(text);
   } catch {

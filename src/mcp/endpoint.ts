@@ -1,4 +1,5 @@
 import { jsonResponse, perform, withResultType } from "../faults/perform.ts";
+import { readCapped } from "../read-body.ts";
 import type { RequestFacts } from "../scenario.ts";
 import { BASE_TOOLS } from "./base-tools.ts";
 import { InputRequired, inputSchemaOf, resolveHandler, type DispatchContext } from "./dispatch.ts";
@@ -51,10 +52,8 @@ export async function handleMcp(request: Request, runtime: SessionRuntime): Prom
   }
   if (request.method !== "POST") return { response: methodNotAllowed() };
 
-  const declared = Number(headers["content-length"] ?? "0");
-  if (declared > MAX_BODY_BYTES) return { response: jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Request body exceeds ${MAX_BODY_BYTES} bytes`)) };
-  const requestBody = await request.text();
-  if (requestBody.length > MAX_BODY_BYTES) return { response: jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Request body exceeds ${MAX_BODY_BYTES} bytes`)), requestBody: requestBody.slice(0, 4096) };
+  const requestBody = await readCapped(request, MAX_BODY_BYTES);
+  if (requestBody === undefined) return { response: jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Request body exceeds ${MAX_BODY_BYTES} bytes`)) };
 
   let body: unknown;
   try {
