@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { ErrorCode, errorMessage } from "../src/mcp/jsonrpc.ts";
 import { checkOrigin } from "../src/origin.ts";
-import { DEFAULT_SESSION_ID, sessionStub } from "../src/session/access.ts";
+import { DEFAULT_SESSION_ID } from "../src/session/record.ts";
+import { sessionStub } from "../src/session/stubs.ts";
 
 async function forward(env: Env, id: string, request: Request): Promise<Response> {
   const refused = checkOrigin(request, env.ALLOWED_HOSTS);

@@ -17,7 +17,7 @@ export default defineScenario({
     if (request.method !== "tools/call" || counters.method !== params.nth) return undefined;
     return {
       fault: { kind: "jsonrpc_error", code: params.code, message: params.message, data: params.data, httpStatus: 200 },
-      rule: `tools/call #${counters.method} is the nth (${params.nth})`,
+      reason: `tools/call #${counters.method} is the nth (${params.nth})`,
     };
   },
 });

@@ -50,6 +50,11 @@ export type IncomingMessage =
   | { kind: "notification"; message: JsonRpcNotification }
   | { kind: "response"; message: JsonRpcResponse };
 
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Sorts a parsed body into request, notification or response; undefined when it is none of them. */
 export function readMessage(body: unknown): IncomingMessage | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
