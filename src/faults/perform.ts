@@ -1,6 +1,6 @@
 import type { BodyKind, Fault } from "./schema.ts";
 import type { Deadline } from "../mcp/deadline.ts";
-import { ErrorCode, errorMessage, type RequestId } from "../mcp/jsonrpc.ts";
+import { ErrorCode, errorMessage, injectedErrorMessage, type RequestId } from "../mcp/jsonrpc.ts";
 import { withResultType, withServerInfo } from "../mcp/result-shape.ts";
 import { openStream, primingEvent, sseComment, sseEvent, SSE_HEADERS, type StreamWriter } from "../mcp/sse.ts";
 import type { Era } from "../mcp/versions.ts";
@@ -69,7 +69,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
         : jsonResponse(200, errorMessage(input.requestId, ErrorCode.InvalidParams, "Unsupported protocol version", data));
     }
     case "jsonrpc_error":
-      return jsonResponse(fault.httpStatus, errorMessage(input.requestId, fault.code, fault.message, fault.data));
+      return jsonResponse(fault.httpStatus, errorMessage(input.requestId, fault.code, fault.message ?? injectedErrorMessage(fault.code), fault.data));
     case "tool_error": {
       const result = withServerInfo(input.era, withResultType(input.era, { content: [{ type: "text", text: fault.text }], isError: true }));
       return deliver({ ...input, answer: async () => ({ jsonrpc: "2.0", id: input.requestId, result }) }, headers);

@@ -24,7 +24,7 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("jsonrpc_error"),
     code: z.number().int(),
-    message: z.string().default("Injected error"),
+    message: z.string().optional().describe("Default: the meaning of the code, e.g. \"Internal error (injected by Faultline)\" for -32603"),
     data: z.unknown().optional(),
     httpStatus: z.number().int().min(200).max(599).default(200),
   }),

@@ -1,5 +1,5 @@
 import { classify, parseSse } from "../classify/index.ts";
-import type { Handled } from "../mcp/runtime.ts";
+import type { Handled } from "../mcp/facts.ts";
 import { capture, cut, drain } from "./capture.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";
 import { headerRecord, redactHeaders } from "./redact.ts";

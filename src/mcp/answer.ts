@@ -21,11 +21,10 @@ export function handlerAnswer(
   session: SessionRuntime,
   active: ActiveScenario,
 ): { answer: Answer; status: () => number } {
-  const { era, protocolVersion, headers } = message.request;
+  const { era } = message.request;
   const method = message.incoming.message.method;
   const params = message.params;
   const id = message.requestId as RequestId;
-  const clientCapabilities = message.clientCapabilities;
   const tool = message.request.toolName ? tools.find((t) => t.name === message.request.toolName) : undefined;
   let status = 200;
 
@@ -37,48 +36,7 @@ export function handlerAnswer(
       return errorMessage(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
     const stateKey = era === "modern" ? await session.stateKey() : undefined;
-    let inputs: ModernInputs | undefined;
-    const modernAsk = <T>(key: string, request: InputRequest) => (inputs ? inputs.ask<T>(key, request) : Promise.reject(new Error("input requested too early")));
-    const ask = era === "modern" ? undefined : legacyAsk(emit, session, clientCapabilities);
-    const mcpSessionId = message.request.mcpSessionId;
-    const threshold = logThreshold(era, params, mcpSessionId ? session.logLevel(mcpSessionId) : undefined);
-    const progressToken = progressTokenOf(params);
-    const ctx: DispatchContext = {
-      era,
-      protocolVersion,
-      headers,
-      scenarioId: active.scenario.id,
-      clientCapabilities,
-      tools,
-      count: (key) => session.count(`tool:${key}`),
-      counted: (key) => session.counted(`tool:${key}`),
-      notify: (notification, notificationParams) => emit?.({ jsonrpc: "2.0", method: notification, params: notificationParams }),
-      elicit: ask ? legacyElicit(ask, clientCapabilities) : (key, elicitParams) => modernAsk<ElicitResult>(key, elicitRequest(elicitParams)),
-      sample: (key, sampleParams) => {
-        const request = { method: "sampling/createMessage", params: { ...sampleParams } };
-        return ask ? ask<SampleResult>(request) : modernAsk<SampleResult>(key, request);
-      },
-      listRoots: (key) => {
-        const request = { method: "roots/list", params: {} };
-        return ask ? ask<RootsResult>(request) : modernAsk<RootsResult>(key, request);
-      },
-      log: (level, data, logger) => {
-        if (threshold === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
-        emit?.({ jsonrpc: "2.0", method: "notifications/message", params: { level, data, ...(logger ? { logger } : {}) } });
-      },
-      progress: (progress, total, progressMessage) => {
-        if (progressToken === undefined) return;
-        const note = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(progressMessage ? { message: progressMessage } : {}) };
-        emit?.({ jsonrpc: "2.0", method: "notifications/progress", params: note });
-      },
-      listChanged: (list) => session.publish({ list }),
-      openMcpSession: () => {
-        if (message.newMcpSessionId) session.createMcpSession(message.newMcpSessionId, protocolVersion, clientCapabilities, params.clientInfo);
-      },
-      setLogLevel: (level) => {
-        if (mcpSessionId) session.setLogLevel(mcpSessionId, level);
-      },
-    };
+    const asked: { inputs?: ModernInputs } = {};
     try {
       let claims: CarriedClaims | undefined;
       if (stateKey && typeof params.requestState === "string") {
@@ -88,13 +46,14 @@ export function handlerAnswer(
       }
       if (era === "modern") {
         checkInputResponses(params);
-        inputs = new ModernInputs(usableResponses(params, claims, Boolean(tool?.acceptsUnsignedInput)), claims, clientCapabilities);
+        asked.inputs = new ModernInputs(usableResponses(params, claims, Boolean(tool?.acceptsUnsignedInput)), claims, message.clientCapabilities);
       }
-      return resultMessage(id, shapeResult(era, method, await handler(params, ctx)));
+      const result = await handler(params, dispatchContext(message, tools, session, active, emit, asked));
+      return resultMessage(id, shapeResult(era, method, result));
     } catch (error) {
       if (error instanceof InputRequired && stateKey) {
-        const carried = inputs && Object.keys(inputs.answered).length > 0 ? { a: inputs.answered } : {};
-        const claims: CarriedClaims = { m: method, d: await paramsDigest(params), exp: session.now() + STATE_TTL_MS, k: Object.keys(error.requests), ...carried };
+        const answered = asked.inputs && Object.keys(asked.inputs.answered).length > 0 ? { a: asked.inputs.answered } : {};
+        const claims: CarriedClaims = { m: method, d: await paramsDigest(params), exp: session.now() + STATE_TTL_MS, k: Object.keys(error.requests), ...answered };
         return resultMessage(id, { resultType: "input_required", inputRequests: error.requests, requestState: await signState(stateKey, claims) });
       }
       if (error instanceof RpcError) {
@@ -105,4 +64,60 @@ export function handlerAnswer(
     }
   };
   return { answer, status: () => status };
+}
+
+/**
+ * What a handler or tool may do while it answers. Input requests go on the response stream (legacy eras) or into
+ * an input_required result (2026-07-28, through `asked.inputs`, set once the retry's answers have been checked).
+ */
+function dispatchContext(
+  message: MessageFacts,
+  tools: readonly ToolDefinition[],
+  session: SessionRuntime,
+  active: ActiveScenario,
+  emit: ((m: Record<string, unknown>) => void) | undefined,
+  asked: { inputs?: ModernInputs },
+): DispatchContext {
+  const { era, protocolVersion, headers, mcpSessionId } = message.request;
+  const { params, clientCapabilities } = message;
+  const modernAsk = <T>(key: string, request: InputRequest) => (asked.inputs ? asked.inputs.ask<T>(key, request) : Promise.reject(new Error("input requested too early")));
+  const ask = era === "modern" ? undefined : legacyAsk(emit, session, clientCapabilities);
+  const threshold = logThreshold(era, params, mcpSessionId ? session.logLevel(mcpSessionId) : undefined);
+  const progressToken = progressTokenOf(params);
+  return {
+    era,
+    protocolVersion,
+    headers,
+    scenarioId: active.scenario.id,
+    clientCapabilities,
+    tools,
+    count: (key) => session.count(`tool:${key}`),
+    counted: (key) => session.counted(`tool:${key}`),
+    notify: (method, notificationParams) => emit?.({ jsonrpc: "2.0", method, params: notificationParams }),
+    elicit: ask ? legacyElicit(ask, clientCapabilities) : (key, elicitParams) => modernAsk<ElicitResult>(key, elicitRequest(elicitParams)),
+    sample: (key, sampleParams) => {
+      const request = { method: "sampling/createMessage", params: { ...sampleParams } };
+      return ask ? ask<SampleResult>(request) : modernAsk<SampleResult>(key, request);
+    },
+    listRoots: (key) => {
+      const request = { method: "roots/list", params: {} };
+      return ask ? ask<RootsResult>(request) : modernAsk<RootsResult>(key, request);
+    },
+    log: (level, data, logger) => {
+      if (threshold === undefined || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) return;
+      emit?.({ jsonrpc: "2.0", method: "notifications/message", params: { level, data, ...(logger ? { logger } : {}) } });
+    },
+    progress: (progress, total, progressMessage) => {
+      if (progressToken === undefined) return;
+      const note = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(progressMessage ? { message: progressMessage } : {}) };
+      emit?.({ jsonrpc: "2.0", method: "notifications/progress", params: note });
+    },
+    listChanged: (list) => session.publish({ list }),
+    openMcpSession: () => {
+      if (message.newMcpSessionId) session.createMcpSession(message.newMcpSessionId, protocolVersion, clientCapabilities, params.clientInfo);
+    },
+    setLogLevel: (level) => {
+      if (mcpSessionId) session.setLogLevel(mcpSessionId, level);
+    },
+  };
 }

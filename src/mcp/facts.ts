@@ -1,4 +1,6 @@
+import type { Decision } from "../faults/schema.ts";
 import type { RequestFacts } from "../scenario.ts";
+import type { Deadline } from "./deadline.ts";
 import { isRecord, type IncomingMessage, type RequestId } from "./jsonrpc.ts";
 import type { McpSessionRow } from "./runtime.ts";
 import { META, type Era } from "./versions.ts";
@@ -43,6 +45,14 @@ export interface MessageFacts {
   mcpSession?: McpSessionRow;
   /** Legacy initialize: the id the new MCP session gets if the result is produced. */
   newMcpSessionId?: string;
+}
+
+/** What happened, for the journal: the facts read once, the fault chosen, and whether the deadline cut the response. */
+export interface Handled {
+  response: Response;
+  facts?: Facts;
+  decision?: Decision;
+  deadline?: Deadline;
 }
 
 /** The journal's summary of a parsed body; a body that is not a valid message is still described as far as it goes. */

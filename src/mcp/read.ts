@@ -8,7 +8,7 @@ import { readModernMeta, validateModern } from "./modern-headers.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import { inputSchemaOf } from "./dispatch.ts";
 import type { ToolDefinition } from "./tool.ts";
-import { isLegacyVersion, LEGACY_VERSIONS, META, MODERN_VERSION } from "./versions.ts";
+import { isLegacyVersion, LEGACY_VERSIONS, META, MODERN_VERSION, type Era } from "./versions.ts";
 import { jsonResponse } from "./wire.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -58,56 +58,63 @@ export async function readPost(httpRequest: Request, headers: Record<string, str
   if (incoming.kind === "response") {
     return { facts: { ...facts, era: "legacy", protocolVersion: headers["mcp-protocol-version"] ?? LEGACY_VERSIONS[0] }, clientResponse: incoming };
   }
+  const params = incoming.message.params ?? {};
+  const era = detectEra(incoming.message.method, params, headers);
+  const { message, rejection } =
+    era === "modern" ? readModern(incoming, params, headers, tools) : incoming.message.method === "initialize" ? readInitialize(incoming, params, headers) : readLegacy(incoming, params, headers, session);
+  return { facts: { ...facts, era, protocolVersion: message.request.protocolVersion, message }, ...(rejection ? { rejection } : {}) };
+}
 
-  const message = incoming.message;
-  const params = message.params ?? {};
-  const era = detectEra(message.method, params, headers);
-  const requestId = incoming.kind === "request" ? incoming.message.id : undefined;
-  const base = { era, httpMethod: "POST", kind: incoming.kind, headers, method: message.method } as const;
-  const toolName = message.method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
-  const call = {
-    ...(toolName ? { toolName } : {}),
-    ...(toolName && params.arguments && typeof params.arguments === "object" ? { arguments: params.arguments as Record<string, unknown> } : {}),
+type Incoming = MessageFacts["incoming"];
+type Read = { message: MessageFacts; rejection?: RpcError };
+
+/** What every era's facts share: the JSON-RPC side, and the tool name and arguments of a tools/call. */
+function common(incoming: Incoming, params: Record<string, unknown>, headers: Record<string, string>, era: Era) {
+  const method = incoming.message.method;
+  const toolName = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
+  const args = toolName && params.arguments && typeof params.arguments === "object" ? { arguments: params.arguments as Record<string, unknown> } : {};
+  return {
+    requestId: incoming.kind === "request" ? incoming.message.id : undefined,
+    request: { era, httpMethod: "POST", kind: incoming.kind, headers, method, ...(toolName ? { toolName } : {}), ...args },
   };
+}
 
-  if (era === "modern") {
-    const meta = readModernMeta(params);
-    const claimed = (params._meta as Record<string, unknown> | undefined)?.[META.protocolVersion];
-    const request: RequestFacts = { ...base, protocolVersion: typeof claimed === "string" ? claimed : MODERN_VERSION, ...call };
-    const clientCapabilities = meta.success ? meta.data[META.clientCapabilities] : {};
-    let rejection: RpcError | undefined;
-    try {
-      validateModern(headers, message.method, params, meta, (name) => inputSchemaOf(tools, name));
-    } catch (error) {
-      if (!(error instanceof RpcError)) throw error;
-      rejection = error;
-    }
-    rejection ??= missingCapability(tools, toolName, clientCapabilities);
-    return { facts: withMessage(facts, { incoming, params, requestId, request, clientCapabilities }), ...(rejection ? { rejection } : {}) };
+/** 2026-07-28: the version and capabilities come from _meta; the headers must agree with the body. */
+function readModern(incoming: Incoming, params: Record<string, unknown>, headers: Record<string, string>, tools: readonly ToolDefinition[]): Read {
+  const { requestId, request } = common(incoming, params, headers, "modern");
+  const meta = readModernMeta(params);
+  const claimed = (params._meta as Record<string, unknown> | undefined)?.[META.protocolVersion];
+  const clientCapabilities = meta.success ? meta.data[META.clientCapabilities] : {};
+  let rejection: RpcError | undefined;
+  try {
+    validateModern(headers, incoming.message.method, params, meta, (name) => inputSchemaOf(tools, name));
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    rejection = error;
   }
+  rejection ??= missingCapability(tools, request.toolName, clientCapabilities);
+  const message = { incoming, params, requestId, clientCapabilities, request: { ...request, protocolVersion: typeof claimed === "string" ? claimed : MODERN_VERSION } };
+  return { message, ...(rejection ? { rejection } : {}) };
+}
 
-  if (message.method === "initialize") {
-    const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : undefined;
-    const newMcpSessionId = randomHex(32);
-    const request: RequestFacts = {
-      ...base,
-      protocolVersion: requested && isLegacyVersion(requested) ? requested : LEGACY_VERSIONS[0],
-      mcpSessionId: newMcpSessionId,
-      ...(requested !== undefined ? { requestedVersion: requested } : {}),
-    };
-    const clientCapabilities = (params.capabilities ?? {}) as Record<string, unknown>;
-    return { facts: withMessage(facts, { incoming, params, requestId, request, clientCapabilities, newMcpSessionId }) };
-  }
+/** Legacy initialize: negotiates the version and names the MCP session it will open if its result is produced. */
+function readInitialize(incoming: Incoming, params: Record<string, unknown>, headers: Record<string, string>): Read {
+  const { requestId, request } = common(incoming, params, headers, "legacy");
+  const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : undefined;
+  const newMcpSessionId = randomHex(32);
+  const protocolVersion = requested && isLegacyVersion(requested) ? requested : LEGACY_VERSIONS[0];
+  const facts: RequestFacts = { ...request, protocolVersion, mcpSessionId: newMcpSessionId, ...(requested !== undefined ? { requestedVersion: requested } : {}) };
+  const clientCapabilities = (params.capabilities ?? {}) as Record<string, unknown>;
+  return { message: { incoming, params, requestId, request: facts, clientCapabilities, newMcpSessionId } };
+}
 
+/** Legacy requests after initialize: the MCP session named by Mcp-Session-Id, and the version header it allows. */
+function readLegacy(incoming: Incoming, params: Record<string, unknown>, headers: Record<string, string>, session: SessionRuntime): Read {
+  const { requestId, request } = common(incoming, params, headers, "legacy");
   const mcpSessionId = headers["mcp-session-id"];
   const mcpSession = mcpSessionId ? session.getMcpSession(mcpSessionId) : undefined;
   const headerVersion = headers["mcp-protocol-version"];
-  const request: RequestFacts = {
-    ...base,
-    protocolVersion: mcpSession?.protocolVersion ?? headerVersion ?? LEGACY_VERSIONS[0],
-    ...call,
-    ...(mcpSessionId ? { mcpSessionId } : {}),
-  };
+  const protocolVersion = mcpSession?.protocolVersion ?? headerVersion ?? LEGACY_VERSIONS[0];
   const rejection = !mcpSessionId
     ? new RpcError(ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required (send initialize first)", { httpStatus: 400 })
     : !mcpSession || mcpSession.ended
@@ -115,12 +122,15 @@ export async function readPost(httpRequest: Request, headers: Record<string, str
       : headerVersion !== undefined && !isLegacyHeader(headerVersion)
         ? new RpcError(ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version '${headerVersion}'`, { httpStatus: 400 })
         : undefined;
-  const clientCapabilities = mcpSession?.clientCapabilities ?? {};
-  return { facts: withMessage(facts, { incoming, params, requestId, request, clientCapabilities, ...(mcpSession ? { mcpSession } : {}) }), ...(rejection ? { rejection } : {}) };
-}
-
-function withMessage(facts: Facts, message: MessageFacts): Facts & { message: MessageFacts } {
-  return { ...facts, era: message.request.era, protocolVersion: message.request.protocolVersion, message };
+  const message: MessageFacts = {
+    incoming,
+    params,
+    requestId,
+    request: { ...request, protocolVersion, ...(mcpSessionId ? { mcpSessionId } : {}) },
+    clientCapabilities: mcpSession?.clientCapabilities ?? {},
+    ...(mcpSession ? { mcpSession } : {}),
+  };
+  return { message, ...(rejection ? { rejection } : {}) };
 }
 
 /** 2026-07-28: a tool that cannot run without a client capability the request did not declare gets -32021 with 400. */

@@ -1,7 +1,4 @@
-import type { Decision } from "../faults/schema.ts";
 import type { Scenario } from "../scenario.ts";
-import type { Deadline } from "./deadline.ts";
-import type { Facts } from "./facts.ts";
 import type { RequestId } from "./jsonrpc.ts";
 import type { LogLevel } from "./tool.ts";
 
@@ -52,12 +49,4 @@ export interface SessionRuntime {
   publish(change: ListChange): void;
   waitUntil(promise: Promise<unknown>): void;
   now(): number;
-}
-
-/** What happened, for the journal: the facts read once, the fault chosen, and whether the deadline cut the response. */
-export interface Handled {
-  response: Response;
-  facts?: Facts;
-  decision?: Decision;
-  deadline?: Deadline;
 }
