@@ -61,27 +61,30 @@ export async function readPost(httpRequest: Request, headers: Record<string, str
   const params = incoming.message.params ?? {};
   const era = detectEra(incoming.message.method, params, headers);
   const { message, rejection } =
-    era === "modern" ? readModern(incoming, params, headers, tools) : incoming.message.method === "initialize" ? readInitialize(incoming, params, headers) : readLegacy(incoming, params, headers, session);
+    era === "modern"
+      ? readModern(common(incoming, facts, params, era), headers, tools)
+      : incoming.message.method === "initialize"
+        ? readInitialize(common(incoming, facts, params, era))
+        : readLegacy(common(incoming, facts, params, era), headers, session);
   return { facts: { ...facts, era, protocolVersion: message.request.protocolVersion, message }, ...(rejection ? { rejection } : {}) };
 }
 
-type Incoming = MessageFacts["incoming"];
 type Read = { message: MessageFacts; rejection?: RpcError };
+type Common = ReturnType<typeof common>;
 
-/** What every era's facts share: the JSON-RPC side, and the tool name and arguments of a tools/call. */
-function common(incoming: Incoming, params: Record<string, unknown>, headers: Record<string, string>, era: Era) {
-  const method = incoming.message.method;
-  const toolName = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
+/**
+ * What every era's facts share: the JSON-RPC side, and the tool name and arguments of a tools/call. The method and
+ * tool name are the ones the journal summary already took from the body (rpcOf), not worked out again.
+ */
+function common(incoming: MessageFacts["incoming"], facts: Facts, params: Record<string, unknown>, era: Era) {
+  const toolName = facts.rpc.toolName;
   const args = toolName && params.arguments && typeof params.arguments === "object" ? { arguments: params.arguments as Record<string, unknown> } : {};
-  return {
-    requestId: incoming.kind === "request" ? incoming.message.id : undefined,
-    request: { era, httpMethod: "POST", kind: incoming.kind, headers, method, ...(toolName ? { toolName } : {}), ...args },
-  };
+  const request = { era, httpMethod: "POST", kind: incoming.kind, headers: facts.headers, method: incoming.message.method, ...(toolName ? { toolName } : {}), ...args };
+  return { incoming, params, requestId: incoming.kind === "request" ? incoming.message.id : undefined, request };
 }
 
 /** 2026-07-28: the version and capabilities come from _meta; the headers must agree with the body. */
-function readModern(incoming: Incoming, params: Record<string, unknown>, headers: Record<string, string>, tools: readonly ToolDefinition[]): Read {
-  const { requestId, request } = common(incoming, params, headers, "modern");
+function readModern({ incoming, params, requestId, request }: Common, headers: Record<string, string>, tools: readonly ToolDefinition[]): Read {
   const meta = readModernMeta(params);
   const claimed = (params._meta as Record<string, unknown> | undefined)?.[META.protocolVersion];
   const clientCapabilities = meta.success ? meta.data[META.clientCapabilities] : {};
@@ -98,8 +101,7 @@ function readModern(incoming: Incoming, params: Record<string, unknown>, headers
 }
 
 /** Legacy initialize: negotiates the version and names the MCP session it will open if its result is produced. */
-function readInitialize(incoming: Incoming, params: Record<string, unknown>, headers: Record<string, string>): Read {
-  const { requestId, request } = common(incoming, params, headers, "legacy");
+function readInitialize({ incoming, params, requestId, request }: Common): Read {
   const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : undefined;
   const newMcpSessionId = randomHex(32);
   const protocolVersion = requested && isLegacyVersion(requested) ? requested : LEGACY_VERSIONS[0];
@@ -109,8 +111,7 @@ function readInitialize(incoming: Incoming, params: Record<string, unknown>, hea
 }
 
 /** Legacy requests after initialize: the MCP session named by Mcp-Session-Id, and the version header it allows. */
-function readLegacy(incoming: Incoming, params: Record<string, unknown>, headers: Record<string, string>, session: SessionRuntime): Read {
-  const { requestId, request } = common(incoming, params, headers, "legacy");
+function readLegacy({ incoming, params, requestId, request }: Common, headers: Record<string, string>, session: SessionRuntime): Read {
   const mcpSessionId = headers["mcp-session-id"];
   const mcpSession = mcpSessionId ? session.getMcpSession(mcpSessionId) : undefined;
   const headerVersion = headers["mcp-protocol-version"];
