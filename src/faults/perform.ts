@@ -87,7 +87,8 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       return streamed(input, headers, async (out, emit) => {
         await out.write(sseComment("faultline stall begins"));
         await sleep(fault.ms);
-        return input.answer(emit);
+        // Cut by the deadline meanwhile: the answer would go nowhere, so the handler does not run.
+        return out.open ? input.answer(emit) : undefined;
       });
     case "hang":
       return streamed(input, headers, async (out) => {

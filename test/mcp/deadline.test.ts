@@ -68,3 +68,15 @@ test("a subscriptions/listen stream ends gracefully, with its complete result, b
   const [entry] = await journal(session.id, 1);
   assert.equal(entry?.response.cutByDeadline, undefined);
 });
+
+test("a stall that the deadline cuts never runs the tool afterwards: the next order is number 1", async () => {
+  // The stall (1.5 s) outlasts the deadline (1 s) by a little; the wait below gives the old behaviour time to show.
+  const session = await createSession(server, "timeouts.stall_mid_stream", { ms: 1_500, nth: 1 });
+  const order = (id: number) => postModern(session.mcpUrl, id, "tools/call", { name: "place_order", arguments: { item: "tea", quantity: 1 } });
+  assert.match(await (await order(1)).text(), /deadline/);
+  await sleep(1_500);
+  const second = (await (await order(2)).json()) as Json;
+  assert.equal(second.result.structuredContent.orderNumber, 1, JSON.stringify(second));
+  const [first] = await journal(session.id, 1);
+  assert.equal(first?.response.cutByDeadline, true);
+});
