@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { sessionNotFound } from "../src/api-error.ts";
 import { runChecks } from "../src/checks/index.ts";
-import { sessionStub } from "../src/session/access.ts";
+import { sessionStub } from "../src/session/stubs.ts";
 
 /** /api/sessions/{id}/checks: how the client behaved, judged from the journal since the scenario was set. */
 export const checkRoutes = new Hono<{ Bindings: Env }>().get("/:id/checks", async (c) => {

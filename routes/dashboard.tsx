@@ -6,7 +6,8 @@ import { HomePage } from "../src/dashboard/home-page.tsx";
 import { NotFoundPage } from "../src/dashboard/layout.tsx";
 import { securityHeaders } from "../src/dashboard/security.ts";
 import { SessionPage } from "../src/dashboard/session-page.tsx";
-import { indexStub, mcpUrl, sessionStub } from "../src/session/access.ts";
+import { mcpUrl } from "../src/session/record.ts";
+import { indexStub, sessionStub } from "../src/session/stubs.ts";
 
 
 /** The dashboard: server-rendered pages at /, /sessions/{id} and /classify, and their scripts and styles under /assets/. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ApiError, sessionNotFound, validationError } from "../src/api-error.ts";
 import { OutcomeSchema } from "../src/classify/index.ts";
 import { toHar } from "../src/journal/har.ts";
-import { sessionStub } from "../src/session/access.ts";
+import { sessionStub } from "../src/session/stubs.ts";
 
 const JournalQuerySchema = z.strictObject({
   method: z.string().min(1).optional(),

@@ -1,12 +1,14 @@
 import { Hono } from "hono";
 import { ErrorCode, errorMessage } from "../src/mcp/jsonrpc.ts";
+import { jsonResponse } from "../src/mcp/wire.ts";
 import { checkOrigin } from "../src/origin.ts";
-import { DEFAULT_SESSION_ID, sessionStub } from "../src/session/access.ts";
+import { DEFAULT_SESSION_ID } from "../src/session/record.ts";
+import { sessionStub } from "../src/session/stubs.ts";
 
 async function forward(env: Env, id: string, request: Request): Promise<Response> {
   const refused = checkOrigin(request, env.ALLOWED_HOSTS);
   // The body MAY be a JSON-RPC error response with no id (2025-11-25 transports, Security Warning).
-  if (refused) return Response.json(errorMessage(undefined, ErrorCode.InvalidRequest, `Forbidden: ${refused}`), { status: 403 });
+  if (refused) return jsonResponse(403, errorMessage(undefined, ErrorCode.InvalidRequest, `Forbidden: ${refused}`));
   return sessionStub(env, id).fetch(request);
 }
 

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, sessionNotFound, validationError } from "../src/api-error.ts";
+import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
-import type { SessionView } from "../src/session/session-object.ts";
-import { createSession, indexStub, mcpUrl, sessionStub } from "../src/session/access.ts";
+import { mcpUrl, type SessionView } from "../src/session/record.ts";
+import { createSession, indexStub, sessionStub } from "../src/session/stubs.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
@@ -58,10 +59,7 @@ function resolveScenario(scenario: string, params: Record<string, unknown> | und
   return { scenario: found.id, params: parse(paramsSchema(found), params ?? {}, "params") as Record<string, unknown> };
 }
 
-function randomId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
+const randomId = () => randomHex(16);
 
 
 export const sessionRoutes = new Hono<{ Bindings: Env }>()

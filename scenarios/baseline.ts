@@ -10,5 +10,5 @@ export default defineScenario({
     delayMs: z.number().int().min(0).max(60_000).default(0).describe("Wait this long before answering each request"),
   }),
   example: { delayMs: 250 },
-  decide: ({ params }) => (params.delayMs > 0 ? { fault: { kind: "delay", ms: params.delayMs }, rule: `delayMs=${params.delayMs}` } : undefined),
+  decide: ({ params }) => (params.delayMs > 0 ? { fault: { kind: "delay", ms: params.delayMs }, reason: `delayMs=${params.delayMs}` } : undefined),
 });

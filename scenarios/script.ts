@@ -66,13 +66,13 @@ export default defineScenario({
     params.rules.forEach((rule, index) => {
       if (!filterMatches(rule.match, request)) return;
       const key = filterKey(rule.match);
-      const n = counts.get(key) ?? counters.tally(`script:${key}`);
+      const n = counts.get(key) ?? counters.count(`script:${key}`);
       counts.set(key, n);
       if (!winner && clauseMatches(rule.match, n, index)) winner = { index, n };
     });
     if (!winner) return undefined;
     const rule = params.rules[winner.index];
     if (!rule) return undefined;
-    return { fault: rule.fault, rule: `rules.${winner.index}: ${filterKey(rule.match)} #${winner.n}` };
+    return { fault: rule.fault, reason: `rules.${winner.index}: ${filterKey(rule.match)} #${winner.n}` };
   },
 });

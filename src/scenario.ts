@@ -32,8 +32,8 @@ export interface Counters {
   tool: number;
   /** Requests on this legacy MCP session (0 in the stateless era). */
   mcpSession: number;
-  /** Increments and returns a scenario-defined counter. */
-  tally(key: string): number;
+  /** Counts one more under a scenario-defined key and returns the new count. */
+  count(key: string): number;
 }
 
 export interface DecideInput<P> {

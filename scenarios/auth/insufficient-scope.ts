@@ -19,8 +19,8 @@ export default defineScenario({
   decide: ({ params, request, counters }) => {
     const targeted = params.tools ?? DESTRUCTIVE;
     if (!request.toolName || !targeted.includes(request.toolName)) return undefined;
-    const n = counters.tally("scoped-calls");
+    const n = counters.count("scoped-calls");
     if (params.denials !== undefined && n > params.denials) return undefined;
-    return { fault: { kind: "insufficient_scope", scope: params.scope }, rule: `call #${n} of ${request.toolName} needs ${params.scope}` };
+    return { fault: { kind: "insufficient_scope", scope: params.scope }, reason: `call #${n} of ${request.toolName} needs ${params.scope}` };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineScenario } from "../../src/scenario.ts";
-import { bearerToken, ChallengeScopeSchema } from "./unauthorized.ts";
+import { bearerToken, ChallengeScopeSchema } from "../../src/scenario-kit/auth.ts";
 
 /**
  * FNV-1a (64-bit) of the token, as hex. It only names a counter, so a fast non-cryptographic hash will do, and
@@ -26,9 +26,9 @@ export default defineScenario({
   decide: ({ params, request, counters }) => {
     const scope = params.scope ? { scope: params.scope } : {};
     const token = bearerToken(request.headers);
-    if (!token) return { fault: { kind: "unauthorized", ...scope }, rule: "no Authorization: Bearer token" };
-    const n = counters.tally(`token:${tokenKey(token)}`);
+    if (!token) return { fault: { kind: "unauthorized", ...scope }, reason: "no Authorization: Bearer token" };
+    const n = counters.count(`token:${tokenKey(token)}`);
     if (n <= params.uses) return undefined;
-    return { fault: { kind: "unauthorized", error: "invalid_token", ...scope }, rule: `request ${n} with this token; it expired after ${params.uses}` };
+    return { fault: { kind: "unauthorized", error: "invalid_token", ...scope }, reason: `request ${n} with this token; it expired after ${params.uses}` };
   },
 });

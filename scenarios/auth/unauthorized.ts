@@ -1,17 +1,6 @@
 import { z } from "zod";
 import { defineScenario } from "../../src/scenario.ts";
-
-/**
- * The token of an `Authorization: Bearer <token>` header. The scheme is case-insensitive (RFC 9110 §11.1); any
- * non-blank token is taken, even outside RFC 6750's b64token characters, since no token is validated.
- */
-export function bearerToken(headers: Record<string, string>): string | undefined {
-  const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(headers.authorization ?? "");
-  return match?.[1];
-}
-
-/** An optional `scope` for the challenge (the spec: servers SHOULD name the scope they need). */
-export const ChallengeScopeSchema = z.string().min(1).max(200).optional().describe("scope=\"…\" in the WWW-Authenticate challenge");
+import { bearerToken, ChallengeScopeSchema } from "../../src/scenario-kit/auth.ts";
 
 export default defineScenario({
   id: "auth.unauthorized",
@@ -28,7 +17,7 @@ export default defineScenario({
     const token = bearerToken(request.headers);
     if (token && params.when === "missing_token") return undefined;
     const scope = params.scope ? { scope: params.scope } : {};
-    if (!token) return { fault: { kind: "unauthorized", ...scope }, rule: "no Authorization: Bearer token" };
-    return { fault: { kind: "unauthorized", error: "invalid_token", ...scope }, rule: "when=always refuses every token" };
+    if (!token) return { fault: { kind: "unauthorized", ...scope }, reason: "no Authorization: Bearer token" };
+    return { fault: { kind: "unauthorized", error: "invalid_token", ...scope }, reason: "when=always refuses every token" };
   },
 });

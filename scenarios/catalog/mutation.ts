@@ -10,8 +10,8 @@ const ADDED = "added_tool";
 
 /** Marks the catalogue changed (once) and says so on the response stream, in the eras that allow it. */
 function change(ctx: ToolContext): boolean {
-  if (ctx.peek(CHANGED) > 0) return false;
-  ctx.tally(CHANGED);
+  if (ctx.counted(CHANGED) > 0) return false;
+  ctx.count(CHANGED);
   // Legacy eras: on this response's stream. 2026-07-28: only on subscriptions/listen streams that asked for it.
   if (ctx.era === "legacy") ctx.notify("notifications/tools/list_changed", {});
   else ctx.listChanged("tools");
@@ -27,7 +27,7 @@ function phasedTool(name: string, title: string, listedWhenChanged: boolean): To
     args: z.object({}),
     annotations: { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (_args, ctx) => {
-      if ((ctx.peek(CHANGED) > 0) !== listedWhenChanged) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      if ((ctx.counted(CHANGED) > 0) !== listedWhenChanged) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       return text(`${name} ran.`);
     },
   };
@@ -54,9 +54,9 @@ export default defineScenario({
   tools: () => [phasedTool(RETIRING, "Retiring tool", false), phasedTool(ADDED, "Added tool", true), triggerToolChange],
   handlers: (params) => ({
     "tools/list": async (_request, ctx) => {
-      const lists = ctx.tally("catalog-lists");
+      const lists = ctx.count("catalog-lists");
       if (params.afterListCalls !== undefined && lists === params.afterListCalls + 1) change(ctx);
-      const hidden = ctx.peek(CHANGED) > 0 ? RETIRING : ADDED;
+      const hidden = ctx.counted(CHANGED) > 0 ? RETIRING : ADDED;
       return toolsListResult(ctx.tools.filter((t) => t.name !== hidden), ctx.era);
     },
   }),
@@ -65,6 +65,6 @@ export default defineScenario({
     if (request.era !== "legacy") return undefined;
     const listChange = request.method === "tools/list" && params.afterListCalls !== undefined && counters.method === params.afterListCalls + 1;
     if (!listChange && request.toolName !== "trigger_tool_change") return undefined;
-    return { fault: { kind: "respond_sse" }, rule: listChange ? `tools/list call ${counters.method} changes the catalogue` : "trigger_tool_change answers on SSE" };
+    return { fault: { kind: "respond_sse" }, reason: listChange ? `tools/list call ${counters.method} changes the catalogue` : "trigger_tool_change answers on SSE" };
   },
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineScenario } from "../../src/scenario.ts";
 import { decodeHeaderValue } from "../../src/mcp/modern-headers.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
-import { refusal } from "../elicitation/approval.ts";
+import { refusal } from "../../src/scenario-kit/approval.ts";
 
 function report(text: string, structuredContent: Record<string, unknown>): ToolResult {
   return { content: [{ type: "text", text }], structuredContent };
@@ -70,7 +70,7 @@ const simulateTicketClose: ToolDefinition = {
       const action = answer.action === "accept" ? "not confirmed" : answer.action;
       return refusal(`Ticket ${ticketId} was not closed (${action}).`, { ticketId, closed: false, action: answer.action });
     }
-    const closes = ctx.tally(`ticket-closed:${ticketId}`);
+    const closes = ctx.count(`ticket-closed:${ticketId}`);
     const text = closes === 1 ? `Ticket ${ticketId} closed.` : `Ticket ${ticketId} was already closed.`;
     return report(text, { ticketId, closed: true, alreadyClosed: closes > 1 });
   },

@@ -22,6 +22,6 @@ export default defineScenario({
   // the client resumes with GET and Last-Event-ID. Only test_reconnection does so, and only on the 2025 wire.
   decide: ({ request }) =>
     request.era === "legacy" && request.toolName === "test_reconnection"
-      ? { fault: { kind: "cut_stream", priming: true, retryMs: 200 }, rule: "test_reconnection polls: priming event, then the stream closes before the result (SEP-1699)" }
+      ? { fault: { kind: "cut_stream", priming: true, retryMs: 200 }, reason: "test_reconnection polls: priming event, then the stream closes before the result (SEP-1699)" }
       : undefined,
 });

@@ -6,4 +6,3 @@ export const RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADE
 /** 16 samples of silence: 8 kHz, 8-bit, mono PCM WAV. */
 export const SILENT_WAV = "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YRAAAACAgICAgICAgICAgICAgICA";
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

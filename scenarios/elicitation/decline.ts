@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineScenario } from "../../src/scenario.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
-import { ApprovalToolsSchema, approvalRequest, askRounds, refusal, wrapBaseTools } from "./approval.ts";
+import { ApprovalToolsSchema, approvalRequest, askRounds, refusal, wrapBaseTools } from "../../src/scenario-kit/approval.ts";
 
 /** Wraps a tool so that it needs approval and tells a decline, a cancel and a refusal apart. */
 function withDeclineHandling(tool: ToolDefinition, repeat: number): ToolDefinition {

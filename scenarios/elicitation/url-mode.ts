@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineScenario } from "../../src/scenario.ts";
 import { ErrorCode, RpcError } from "../../src/mcp/jsonrpc.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
-import { ApprovalToolsSchema, approvalRequest, askRounds, refusal, wrapBaseTools } from "./approval.ts";
+import { ApprovalToolsSchema, approvalRequest, askRounds, refusal, wrapBaseTools } from "../../src/scenario-kit/approval.ts";
 
 /** Wraps a tool so that it runs only after a URL-mode elicitation, which needs the client's elicitation.url capability. */
 function withUrlApproval(tool: ToolDefinition, pendingRounds: number): ToolDefinition {

@@ -1,4 +1,4 @@
-import { selectiveScenario } from "../select.ts";
+import { selectiveScenario } from "../../src/scenario-kit/select.ts";
 
 export default selectiveScenario({
   id: "envelope.null_id",

@@ -16,12 +16,12 @@ export default defineScenario({
   example: { statusCodes: [503, 503, 200], retryAfter: 1, countMethods: ["tools/call"] },
   decide: ({ params, request, counters }) => {
     if (params.countMethods && !(request.method && params.countMethods.includes(request.method))) return undefined;
-    const n = params.countMethods ? counters.tally("counted-posts") : counters.posts;
+    const n = params.countMethods ? counters.count("counted-posts") : counters.posts;
     const status = params.statusCodes[Math.min(n - 1, params.statusCodes.length - 1)] ?? 200;
     if (status < 400) return undefined;
     return {
       fault: { kind: "http_status", status, body: params.body, ...(params.retryAfter !== undefined ? { retryAfter: params.retryAfter } : {}) },
-      rule: `POST ${n} -> statusCodes[${Math.min(n - 1, params.statusCodes.length - 1)}] = ${status}`,
+      reason: `POST ${n} -> statusCodes[${Math.min(n - 1, params.statusCodes.length - 1)}] = ${status}`,
     };
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineScenario } from "../../src/scenario.ts";
+import { injectedErrorMessage } from "../../src/mcp/jsonrpc.ts";
 
 export default defineScenario({
   id: "errors.jsonrpc_error",
@@ -8,7 +9,7 @@ export default defineScenario({
   layer: "protocol",
   params: z.object({
     code: z.number().int().default(-32602).describe("JSON-RPC error code"),
-    message: z.string().min(1).default("Invalid params (injected by Faultline)"),
+    message: z.string().min(1).optional().describe("Default: what the code means, e.g. \"Internal error (injected by Faultline)\" for -32603"),
     data: z.unknown().optional(),
     nth: z.number().int().min(1).default(1).describe("Which tools/call fails (1 = the first)"),
   }),
@@ -16,8 +17,8 @@ export default defineScenario({
   decide: ({ params, request, counters }) => {
     if (request.method !== "tools/call" || counters.method !== params.nth) return undefined;
     return {
-      fault: { kind: "jsonrpc_error", code: params.code, message: params.message, data: params.data, httpStatus: 200 },
-      rule: `tools/call #${counters.method} is the nth (${params.nth})`,
+      fault: { kind: "jsonrpc_error", code: params.code, message: params.message ?? injectedErrorMessage(params.code), data: params.data, httpStatus: 200 },
+      reason: `tools/call #${counters.method} is the nth (${params.nth})`,
     };
   },
 });

@@ -21,6 +21,6 @@ export default defineScenario({
     const status = request.method === undefined ? undefined : params.statuses[request.method];
     if (status === undefined) return undefined;
     const retryAfter = params.retryAfter === undefined ? {} : { retryAfter: params.retryAfter };
-    return { fault: { kind: "http_status", status, body: params.body, ...retryAfter }, rule: `${request.method} -> ${status}` };
+    return { fault: { kind: "http_status", status, body: params.body, ...retryAfter }, reason: `${request.method} -> ${status}` };
   },
 });

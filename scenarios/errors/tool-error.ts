@@ -14,8 +14,8 @@ export default defineScenario({
   example: { nth: 1, tools: ["place_order"], text: "Payment declined" },
   decide: ({ params, request, counters }) => {
     if (!request.toolName || !params.tools.includes(request.toolName)) return undefined;
-    const n = counters.tally("targeted-calls");
+    const n = counters.count("targeted-calls");
     if (n !== params.nth) return undefined;
-    return { fault: { kind: "tool_error", text: params.text }, rule: `call #${n} of ${params.tools.join(", ")} is the nth (${params.nth})` };
+    return { fault: { kind: "tool_error", text: params.text }, reason: `call #${n} of ${params.tools.join(", ")} is the nth (${params.nth})` };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BodyKindSchema } from "../../src/faults/schema.ts";
-import { selectiveScenario } from "../select.ts";
+import { selectiveScenario } from "../../src/scenario-kit/select.ts";
 
 /** An IMF-fixdate (RFC 9110 HTTP-date), rounded up to the next whole second so it never falls short. */
 function httpDate(ms: number): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BodyKindSchema } from "../../src/faults/schema.ts";
-import { selectiveScenario } from "../select.ts";
+import { selectiveScenario } from "../../src/scenario-kit/select.ts";
 
 export default selectiveScenario({
   id: "ratelimit.retry_after_seconds",

@@ -13,6 +13,6 @@ export default defineScenario({
   example: { requests: 2 },
   decide: ({ params, request, counters }) => {
     if (request.era !== "legacy" || request.method === "initialize" || counters.mcpSession <= params.requests) return undefined;
-    return { fault: { kind: "session_expired" }, rule: `request ${counters.mcpSession} on this session; it expired after ${params.requests}` };
+    return { fault: { kind: "session_expired" }, reason: `request ${counters.mcpSession} on this session; it expired after ${params.requests}` };
   },
 });

@@ -15,12 +15,12 @@ export default defineScenario({
   example: { nth: 2, persistent: false },
   decide: ({ params, request, counters }) => {
     if (request.era !== "legacy" || request.kind !== "request" || request.method === "initialize" || !request.mcpSessionId) return undefined;
-    const n = counters.tally(`requests:${request.mcpSessionId}`);
+    const n = counters.count(`requests:${request.mcpSessionId}`);
     if (params.persistent ? n < params.nth : n !== params.nth) return undefined;
     return {
       // The same body the endpoint sends when the header really is missing.
       fault: { kind: "jsonrpc_error", code: ErrorCode.InvalidRequest, message: "Bad Request: Mcp-Session-Id header is required", httpStatus: 400 },
-      rule: `request ${n} on this session${params.persistent ? ` (from ${params.nth} on)` : ` is the nth (${params.nth})`}`,
+      reason: `request ${n} on this session${params.persistent ? ` (from ${params.nth} on)` : ` is the nth (${params.nth})`}`,
     };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { selectiveScenario } from "../select.ts";
+import { selectiveScenario } from "../../src/scenario-kit/select.ts";
 
 export default selectiveScenario({
   id: "timeouts.slow_drip",

@@ -18,7 +18,7 @@ export default defineScenario({
     if (!checked || request.kind !== "request" || params.supported.includes(asked)) return undefined;
     return {
       fault: { kind: "unsupported_version", supported: params.supported, requested: asked },
-      rule: `${asked} is not in supported (${params.supported.join(", ")})`,
+      reason: `${asked} is not in supported (${params.supported.join(", ")})`,
     };
   },
 });

@@ -1,39 +1,46 @@
 import type { BodyKind, Fault } from "./schema.ts";
-import { SSE_HEADERS, primingEvent, sseEvent } from "../mcp/sse.ts";
-import { ErrorCode, errorMessage, type RequestId } from "../mcp/jsonrpc.ts";
-import { META, SERVER_INFO, type Era } from "../mcp/versions.ts";
+import type { Deadline } from "../mcp/deadline.ts";
+import { ErrorCode, errorMessage, injectedErrorMessage, type RequestId } from "../mcp/jsonrpc.ts";
+import { withResultType, withServerInfo } from "../mcp/result-shape.ts";
+import { openStream, primingEvent, sseComment, sseEvent, SSE_HEADERS, type StreamWriter } from "../mcp/sse.ts";
+import type { Era } from "../mcp/versions.ts";
+import { JSON_HEADERS, jsonResponse } from "../mcp/wire.ts";
+import { sleep } from "../sleep.ts";
 
 type Message = Record<string, unknown>;
 
-/** Produces the message the server would send; `emit` writes to the response stream when there is one. */
-export type Produce = (emit: ((message: Message) => void) | undefined) => Promise<Message>;
+/**
+ * Works out what the server would send: the JSON-RPC response, or undefined for a notification (202, no body).
+ * `emit` writes notifications and server requests ahead of it when the answer goes on a stream.
+ */
+export type Answer = (emit: ((message: Message) => void) | undefined) => Promise<Message | undefined>;
 
 export interface PerformInput {
   era: Era;
-  requestId: RequestId;
+  /** The request's id; undefined for a notification. */
+  requestId: RequestId | undefined;
   /** Answer on an SSE stream even without a fault that asks for one. */
   stream: boolean;
-  produce: Produce;
+  /** Called only when the fault needs the answer: a fault that replaces the response never runs the handler. */
+  answer: Answer;
+  /** The HTTP status of a JSON answer, read after `answer` ran (an error such as -32021 travels with 400). */
+  status?: () => number;
   /** Extra response headers (e.g. Mcp-Session-Id). */
   headers?: Record<string, string>;
-  /** The HTTP status of a JSON answer, read after `produce` ran (an error such as -32021 travels with 400). */
-  status?: () => number;
   /** Keeps a cut stream's final message for a Last-Event-ID resumption (legacy). */
   keepForResume?: (eventId: string, message: Message) => void;
   /** Base URL used in WWW-Authenticate resource_metadata. */
   origin: string;
   /** Keeps the worker alive for work that continues after the response started. */
   waitUntil: (promise: Promise<unknown>) => void;
+  /** When the response must have ended (FAULTLINE_MAX_RESPONSE_SECONDS). */
+  deadline: Deadline;
 }
-
-const JSON_HEADERS = { "content-type": "application/json" } as const;
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The one interpreter: turns a fault (or none) into the HTTP response. */
 export async function perform(fault: Fault | undefined, input: PerformInput): Promise<Response> {
   const headers = input.headers ?? {};
-  if (!fault) return normal(input, headers);
+  if (!fault) return deliver(input, headers);
   switch (fault.kind) {
     case "http_status":
       return statusResponse(fault.status, fault.body, input, fault.retryAfter);
@@ -52,95 +59,81 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
         "www-authenticate": `Bearer error="insufficient_scope", scope="${fault.scope}", resource_metadata="${input.origin}/.well-known/oauth-protected-resource", error_description="This call needs the ${fault.scope} scope"`,
       });
     case "session_expired":
-      return jsonResponse(404, errorMessage(input.requestId, ErrorCode.InvalidRequest, "Session not found: the Mcp-Session-Id has expired"), {});
+      return jsonResponse(404, errorMessage(input.requestId, ErrorCode.InvalidRequest, "Session not found: the Mcp-Session-Id has expired"));
     case "unsupported_version": {
       // 2026-07-28 versioning: -32022 with HTTP 400. 2025-11-25 and 2025-06-18 lifecycle: initialize gets -32602
       // "Unsupported protocol version" with the same data; no status is named, so 200 like other JSON-RPC errors.
       const data = { supported: fault.supported, requested: fault.requested };
       return input.era === "modern"
-        ? jsonResponse(400, errorMessage(input.requestId, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", data), {})
-        : jsonResponse(200, errorMessage(input.requestId, ErrorCode.InvalidParams, "Unsupported protocol version", data), {});
+        ? jsonResponse(400, errorMessage(input.requestId, ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", data))
+        : jsonResponse(200, errorMessage(input.requestId, ErrorCode.InvalidParams, "Unsupported protocol version", data));
     }
     case "jsonrpc_error":
-      return jsonResponse(fault.httpStatus, errorMessage(input.requestId, fault.code, fault.message, fault.data), {});
-    case "tool_error":
-      return normal(
-        {
-          ...input,
-          produce: async () => ({
-            jsonrpc: "2.0",
-            id: input.requestId,
-            result: withResultType(input.era, {
-              content: [{ type: "text", text: fault.text }],
-              isError: true,
-              ...(input.era === "modern" ? { _meta: { [META.serverInfo]: SERVER_INFO } } : {}),
-            }),
-          }),
-        },
-        headers,
-      );
+      return jsonResponse(fault.httpStatus, errorMessage(input.requestId, fault.code, fault.message ?? injectedErrorMessage(fault.code), fault.data));
+    case "tool_error": {
+      const result = withServerInfo(input.era, withResultType(input.era, { content: [{ type: "text", text: fault.text }], isError: true }));
+      return deliver({ ...input, answer: async () => ({ jsonrpc: "2.0", id: input.requestId, result }) }, headers);
+    }
     case "respond_sse":
-      return normal({ ...input, stream: true }, headers);
-    case "delay":
-      await sleep(fault.ms);
-      return normal(input, headers);
+      return deliver({ ...input, stream: true }, headers);
+    case "delay": {
+      // A delay past the deadline ends in a response cut at the deadline, like any other.
+      await sleep(Math.min(fault.ms, input.deadline.remainingMs()));
+      if (input.deadline.remainingMs() > 0) return deliver(input, headers);
+      input.deadline.cut = true;
+      return new Response(null, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...headers } });
+    }
     case "stall_stream":
-      return streamed(input, headers, async (write, emit) => {
-        write(": faultline stall begins\n\n");
+      return streamed(input, headers, async (out, emit) => {
+        await out.write(sseComment("faultline stall begins"));
         await sleep(fault.ms);
-        return input.produce(emit);
+        // Cut by the deadline meanwhile: the answer would go nowhere, so the handler does not run.
+        return out.open ? input.answer(emit) : undefined;
       });
     case "hang":
-      return streamed(input, headers, async (write) => {
+      return streamed(input, headers, async (out) => {
         const until = Date.now() + fault.ms;
-        while (Date.now() < until) {
-          write(": keep-alive\n\n");
+        while (out.open && Date.now() < until) {
+          await out.write(sseComment("keep-alive"));
           await sleep(Math.min(fault.keepAliveMs, Math.max(0, until - Date.now())));
         }
         return undefined;
       });
     case "cut_stream":
-      return streamed(input, headers, async (write, emit) => {
+      return streamed(input, headers, async (out, emit) => {
         const eventId = `${crypto.randomUUID()}-0`;
         const priming = fault.priming && input.era === "legacy";
-        if (priming) write(primingEvent(eventId, fault.retryMs));
-        const message = await input.produce(emit);
-        if (priming) input.keepForResume?.(eventId, message);
+        if (priming) await out.write(primingEvent(eventId, fault.retryMs));
+        const message = await input.answer(emit);
+        if (priming && message) input.keepForResume?.(eventId, message);
         return undefined;
       });
     case "drip": {
-      const message = await input.produce(undefined);
+      const message = await input.answer(undefined);
       const [body, type] = input.stream ? [sseEvent(message), SSE_HEADERS] : [JSON.stringify(message), JSON_HEADERS];
       // Asks intermediaries not to buffer or compress; Cloudflare's edge may still gzip application/json for
       // clients that accept it, which can coalesce the chunks.
       const unbuffered = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
-      return dripResponse(body, fault.chunkBytes, fault.intervalMs, { ...type, ...unbuffered, ...headers }, input.waitUntil);
+      return dripResponse(body, fault.chunkBytes, fault.intervalMs, { ...type, ...unbuffered, ...headers }, input);
     }
     case "malformed":
       return malformed(fault.variant, input, headers);
     case "envelope":
-      return normal({ ...input, produce: async (emit) => corruptEnvelope(fault.variant, await input.produce(emit)) }, headers);
+      return deliver({ ...input, answer: async (emit) => corrupted(await input.answer(emit), (m) => corruptEnvelope(fault.variant, m)) }, headers);
     case "bad_result":
-      return normal({ ...input, produce: async (emit) => corruptResult(fault.variant, await input.produce(emit)) }, headers);
+      return deliver({ ...input, answer: async (emit) => corrupted(await input.answer(emit), (m) => corruptResult(fault.variant, m)) }, headers);
   }
 }
 
-/** Modern results carry resultType; legacy ones never do. */
-export function withResultType(era: Era, result: Message): Message {
-  return era === "modern" ? { resultType: "complete", ...result } : result;
-}
+const corrupted = (message: Message | undefined, corrupt: (m: Message) => Message) => message && corrupt(message);
 
-/** One JSON body; used for every JSON answer of the MCP endpoint, faulted or not. */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
-
-async function normal(input: PerformInput, headers: Record<string, string>): Promise<Response> {
+/** Sends the answer as it is: one JSON body, or an SSE stream when the request asked for one. */
+async function deliver(input: PerformInput, headers: Record<string, string>): Promise<Response> {
   if (!input.stream) {
-    const message = await input.produce(undefined);
-    return jsonResponse(input.status?.() ?? 200, message, headers);
+    const message = await input.answer(undefined);
+    return message ? jsonResponse(input.status?.() ?? 200, message, headers) : new Response(null, { status: 202 });
   }
-  return streamed(input, headers, async (_write, emit) => input.produce(emit));
+  return streamed(input, headers, async (_out, emit) => input.answer(emit));
 }
 
 /**
@@ -150,60 +143,38 @@ async function normal(input: PerformInput, headers: Record<string, string>): Pro
 function streamed(
   input: PerformInput,
   headers: Record<string, string>,
-  body: (write: (chunk: string) => void, emit: (message: Message) => void) => Promise<Message | undefined>,
+  body: (out: StreamWriter, emit: (message: Message) => void) => Promise<Message | undefined>,
 ): Response {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  const encoder = new TextEncoder();
-  let open = true;
-  const write = (chunk: string) => {
-    if (open) writer.write(encoder.encode(chunk)).catch(() => (open = false));
-  };
-  const emit = (message: Message) => write(sseEvent(message));
-  const done = (async () => {
+  const readable = openStream({ waitUntil: input.waitUntil, deadline: input.deadline, sse: true }, async (out) => {
     try {
-      const final = await body(write, emit);
-      if (final) write(sseEvent(final));
+      const final = await body(out, out.send);
+      if (final) await out.write(sseEvent(final));
     } catch (error) {
-      write(sseEvent(errorMessage(input.requestId, ErrorCode.InternalError, `Internal error: ${String(error)}`)));
-    } finally {
-      open = false;
-      await writer.close().catch(() => undefined);
+      await out.write(sseEvent(errorMessage(input.requestId, ErrorCode.InternalError, `Internal error: ${String(error)}`)));
     }
-  })();
-  input.waitUntil(done);
+  });
   return new Response(readable, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
 }
 
-function dripResponse(
-  body: string,
-  chunkBytes: number,
-  intervalMs: number,
-  headers: Record<string, string>,
-  waitUntil: (p: Promise<unknown>) => void,
-): Response {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
+function dripResponse(body: string, chunkBytes: number, intervalMs: number, headers: Record<string, string>, input: PerformInput): Response {
   const bytes = new TextEncoder().encode(body);
-  waitUntil(
-    (async () => {
-      try {
-        for (let offset = 0; offset < bytes.length; offset += chunkBytes) {
-          await writer.write(bytes.slice(offset, offset + chunkBytes));
-          if (offset + chunkBytes < bytes.length) await sleep(intervalMs);
-        }
-      } finally {
-        await writer.close().catch(() => undefined);
-      }
-    })().catch(() => undefined),
-  );
+  const sse = headers["content-type"] === SSE_HEADERS["content-type"];
+  const readable = openStream({ waitUntil: input.waitUntil, deadline: input.deadline, sse }, async (out) => {
+    for (let offset = 0; offset < bytes.length && out.open; offset += chunkBytes) {
+      await out.write(bytes.slice(offset, offset + chunkBytes));
+      if (offset + chunkBytes < bytes.length) await sleep(intervalMs);
+    }
+  });
   return new Response(readable, { status: 200, headers });
 }
 
 const HTML_PAGE =
   "<!doctype html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><p>The upstream server returned an invalid response.</p></body></html>";
 
-/** Replaces the whole response, so no session headers: the request it answers did not happen. */
+/**
+ * Replaces the whole response, so no session headers: the request it answers did not happen. The body kind is the
+ * scenario's choice, so this is the one place a non-2xx MCP answer may carry something other than a JSON-RPC error.
+ */
 function statusResponse(status: number, kind: BodyKind, input: PerformInput, retryAfter?: number | string): Response {
   const h: Record<string, string> = {};
   if (retryAfter !== undefined) h["retry-after"] = String(retryAfter);
@@ -239,11 +210,11 @@ async function malformed(
     case "invalid_json":
       return badJson(`{"jsonrpc": "2.0", "id": ${JSON.stringify(input.requestId)}, "result": {content: [oops]}}`, input, headers);
     case "truncated_json": {
-      const full = JSON.stringify(await input.produce(undefined));
+      const full = JSON.stringify(await input.answer(undefined));
       return badJson(full.slice(0, Math.max(1, Math.floor(full.length / 2))), input, headers);
     }
     case "wrong_content_type":
-      return new Response(JSON.stringify(await input.produce(undefined)), {
+      return new Response(JSON.stringify(await input.answer(undefined)), {
         status: 200,
         headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
       });

@@ -24,7 +24,7 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("jsonrpc_error"),
     code: z.number().int(),
-    message: z.string().default("Injected error"),
+    message: z.string().optional().describe("Default: the meaning of the code, e.g. \"Internal error (injected by Faultline)\" for -32603"),
     data: z.unknown().optional(),
     httpStatus: z.number().int().min(200).max(599).default(200),
   }),
@@ -70,8 +70,19 @@ export const FaultSchema = z.discriminatedUnion("kind", [
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultInput = z.input<typeof FaultSchema>;
 
-/** A fault plus the rule that chose it, as journalled. */
+/**
+ * Faults that answer for the transport: they replace the whole HTTP response (or hold the request back) before any
+ * MCP processing, so they win over protocol validation and apply to notifications too. The rest shape the answer.
+ */
+export const TRANSPORT_FAULT_KINDS = ["http_status", "rate_limited", "unauthorized", "insufficient_scope", "session_expired", "delay"] as const satisfies readonly Fault["kind"][];
+export type TransportFault = Extract<Fault, { kind: (typeof TRANSPORT_FAULT_KINDS)[number] }>;
+
+export function isTransportFault(fault: Fault): fault is TransportFault {
+  return (TRANSPORT_FAULT_KINDS as readonly string[]).includes(fault.kind);
+}
+
+/** A fault plus why the scenario chose it, as journalled. */
 export interface Decision {
   fault: Fault;
-  rule: string;
+  reason: string;
 }

@@ -32,6 +32,8 @@ export const JournalEntrySchema = z.object({
     headers: z.record(z.string(), z.string()),
     body: CapturedBodySchema,
     sseEvents: z.array(SseEventSchema).optional(),
+    /** The response was closed at FAULTLINE_MAX_RESPONSE_SECONDS before it ended by itself. */
+    cutByDeadline: z.literal(true).optional(),
   }),
   rpc: z.object({
     id: z.union([z.string(), z.number(), z.null()]).optional(),

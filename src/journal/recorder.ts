@@ -1,8 +1,5 @@
-import { classify } from "../classify/index.ts";
-import { parseJson } from "../classify/json.ts";
-import { parseSse } from "../classify/sse.ts";
-import type { Handled } from "../mcp/runtime.ts";
-import { META } from "../mcp/versions.ts";
+import { classify, parseSse } from "../classify/index.ts";
+import type { Handled } from "../mcp/facts.ts";
 import { capture, cut, drain } from "./capture.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";
 import { headerRecord, redactHeaders } from "./redact.ts";
@@ -17,28 +14,6 @@ export interface RecorderOptions {
   waitUntil: (promise: Promise<unknown>) => void;
 }
 
-function rpcOf(body: unknown): JournalEntry["rpc"] {
-  if (!body || typeof body !== "object" || Array.isArray(body)) return { kind: "invalid" };
-  const message = body as Record<string, unknown>;
-  const id = message.id as string | number | null | undefined;
-  const method = typeof message.method === "string" ? message.method : undefined;
-  const params = (message.params ?? {}) as Record<string, unknown>;
-  const kind = method ? ("id" in message ? "request" : "notification") : "result" in message || "error" in message ? "response" : "invalid";
-  return {
-    ...(id !== undefined ? { id } : {}),
-    ...(method ? { method } : {}),
-    kind,
-    ...(method === "tools/call" && typeof params.name === "string" ? { toolName: params.name } : {}),
-  };
-}
-
-function clientInfoOf(body: unknown): Record<string, unknown> | undefined {
-  const params = ((body as Record<string, unknown> | undefined)?.params ?? {}) as Record<string, unknown>;
-  const meta = (params._meta ?? {}) as Record<string, unknown>;
-  const info = meta[META.clientInfo] ?? params.clientInfo;
-  return info && typeof info === "object" ? (info as Record<string, unknown>) : undefined;
-}
-
 /**
  * Returns the response to send, and journals the exchange once the response body has been sent in full:
  * the body is teed, so the client sees every byte exactly when it would have without the journal.
@@ -51,24 +26,24 @@ export function journalled(request: Request, handled: Handled, options: Recorder
 
   const requestHeaders = headerRecord(request.headers, options.keepClientIp);
   const responseHeaders = headerRecord(response.headers);
-  const requestText = handled.requestBody ?? "";
+  const facts = handled.facts;
+  const requestText = facts?.text ?? "";
 
   options.waitUntil(
     (async () => {
       const body = await drain(journalBranch);
       const finished = Date.now();
-      const parsed = parseJson(requestText);
-      const requestBody = parsed.ok ? parsed.value : undefined;
-      const rpc = rpcOf(requestBody);
       const isSse = (responseHeaders["content-type"] ?? "").includes("text/event-stream");
-      const facts = handled.facts;
-      const mcpSessionId = facts?.mcpSessionId ?? response.headers.get("mcp-session-id") ?? requestHeaders["mcp-session-id"];
-      const clientInfo = clientInfoOf(requestBody) ?? (mcpSessionId ? options.clientInfoFor(mcpSessionId) : undefined);
+      const mcpSessionId = facts?.message?.request.mcpSessionId ?? response.headers.get("mcp-session-id") ?? requestHeaders["mcp-session-id"];
+      const clientInfo = facts?.clientInfo ?? (mcpSessionId ? options.clientInfoFor(mcpSessionId) : undefined);
+      const cutByDeadline = handled.deadline?.cut === true;
+      // The classifier gets the parsed body when there is one, so it does not parse it again (a parsed string would
+      // read as raw text, so that one case goes as text).
       const verdict =
         request.method === "POST"
           ? classify(
               {
-                request: { headers: requestHeaders, body: requestText },
+                request: { headers: requestHeaders, body: facts?.body === undefined || typeof facts.body === "string" ? requestText : facts.body },
                 response: { status: response.status, headers: responseHeaders, body: body.text },
               },
               { now: finished },
@@ -87,6 +62,7 @@ export function journalled(request: Request, handled: Handled, options: Recorder
           status: response.status,
           headers: redactHeaders(responseHeaders),
           body: capture(body.text, body.bytes, options.bodyCap),
+          ...(cutByDeadline ? { cutByDeadline } : {}),
           ...(isSse
             ? {
                 sseEvents: parseSse(body.text).events.map((e) => ({
@@ -98,12 +74,12 @@ export function journalled(request: Request, handled: Handled, options: Recorder
               }
             : {}),
         },
-        rpc,
-        ...(facts ? { era: facts.era, protocolVersion: facts.protocolVersion } : {}),
+        rpc: facts?.rpc ?? { kind: "invalid" },
+        ...(facts?.era ? { era: facts.era, protocolVersion: facts.protocolVersion } : {}),
         ...(mcpSessionId ? { mcpSessionId } : {}),
         ...(clientInfo ? { clientInfo } : {}),
         ...(handled.decision
-          ? { fault: { kind: handled.decision.fault.kind, rule: handled.decision.rule, detail: { ...handled.decision.fault } } }
+          ? { fault: { kind: handled.decision.fault.kind, rule: handled.decision.reason, detail: { ...handled.decision.fault } } }
           : {}),
         scenario: options.scenario,
         ...(verdict ? { verdict } : {}),

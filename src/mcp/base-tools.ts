@@ -25,7 +25,7 @@ export const BASE_TOOLS: readonly ToolDefinition[] = [
     args: PlaceOrderArgsSchema,
     annotations: { title: "Place order", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: async (args, ctx) => {
-      const order = ctx.tally("orders");
+      const order = ctx.count("orders");
       return {
         content: [{ type: "text", text: `Order #${order} placed: ${String(args.quantity)} x ${String(args.item)}` }],
         structuredContent: { orderNumber: order, item: args.item, quantity: args.quantity },
@@ -40,7 +40,7 @@ export const BASE_TOOLS: readonly ToolDefinition[] = [
     args: z.object({}),
     annotations: { title: "Run configured test scenario", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (_args, ctx) => {
-      const run = ctx.tally("scenario-runs");
+      const run = ctx.count("scenario-runs");
       return text(`Scenario ${ctx.scenarioId} ran successfully (run ${run}).`);
     },
   },

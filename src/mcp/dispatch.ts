@@ -1,12 +1,16 @@
 import { z } from "zod";
 import { ErrorCode, RpcError } from "./jsonrpc.ts";
-import { LOG_LEVELS, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.ts";
-import { META, SERVER_INFO, SUPPORTED_VERSIONS } from "./versions.ts";
+import { LOG_LEVELS, type LogLevel, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.ts";
+import { META, SERVER_INFO, SERVER_INSTRUCTIONS, SUPPORTED_VERSIONS } from "./versions.ts";
 
 export type Handler = (params: Record<string, unknown>, ctx: DispatchContext) => Promise<Record<string, unknown>>;
 
 export interface DispatchContext extends ToolContext {
   tools: readonly ToolDefinition[];
+  /** Legacy initialize: stores the MCP session, only when its result is really produced (not when a fault replaces it). */
+  openMcpSession(): void;
+  /** Legacy logging/setLevel: the level for later notifications/message on this MCP session. */
+  setLogLevel(level: LogLevel): void;
 }
 
 /** Thrown by a stateless elicit() when the answer is not in the request yet. */
@@ -106,11 +110,16 @@ const COMMON: Record<string, Handler> = {
 };
 
 const LEGACY_ONLY: Record<string, Handler> = {
+  initialize: async (_params, ctx) => {
+    ctx.openMcpSession();
+    return { protocolVersion: ctx.protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo: SERVER_INFO, instructions: SERVER_INSTRUCTIONS };
+  },
   ping: async () => ({}),
-  "logging/setLevel": async (params) => {
+  "logging/setLevel": async (params, ctx) => {
     if (!(LOG_LEVELS as readonly unknown[]).includes(params.level)) {
       throw new RpcError(ErrorCode.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
     }
+    ctx.setLogLevel(params.level as LogLevel);
     return {};
   },
   // Accepted; resources here never change, so no notifications/resources/updated follows (2026-07-28 removes both).
@@ -122,7 +131,7 @@ const MODERN_ONLY: Record<string, Handler> = {
   "server/discover": async () => ({
     supportedVersions: [...SUPPORTED_VERSIONS],
     capabilities: SERVER_CAPABILITIES,
-    instructions: "Faultline: an MCP server that injects faults chosen by the session's scenario.",
+    instructions: SERVER_INSTRUCTIONS,
     ttlMs: 0,
     cacheScope: "public",
     _meta: { [META.serverInfo]: SERVER_INFO },

@@ -1,6 +1,5 @@
-import { isRecord } from "../classify/json.ts";
 import { InputRequired } from "./dispatch.ts";
-import { ErrorCode, RpcError } from "./jsonrpc.ts";
+import { ErrorCode, isRecord, RpcError } from "./jsonrpc.ts";
 import type { StateClaims } from "./request-state.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import type { ElicitParams, ElicitResult } from "./tool.ts";

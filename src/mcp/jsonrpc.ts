@@ -12,6 +12,25 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/** What each code means: JSON-RPC 2.0's standard errors (section 5.1) and MCP's own. */
+const ERROR_MEANINGS: Record<number, string> = {
+  [ErrorCode.ParseError]: "Parse error",
+  [ErrorCode.InvalidRequest]: "Invalid Request",
+  [ErrorCode.MethodNotFound]: "Method not found",
+  [ErrorCode.InvalidParams]: "Invalid params",
+  [ErrorCode.InternalError]: "Internal error",
+  [ErrorCode.HeaderMismatch]: "Header mismatch",
+  [ErrorCode.MissingRequiredClientCapability]: "Missing required client capability",
+  [ErrorCode.UnsupportedProtocolVersion]: "Unsupported protocol version",
+};
+
+/** The message of an injected error whose scenario named none: it follows the code, so -32603 never says "Invalid params". */
+export function injectedErrorMessage(code: number): string {
+  // JSON-RPC 2.0 reserves -32000 to -32099 for implementation-defined server errors.
+  const meaning = ERROR_MEANINGS[code] ?? (code <= -32000 && code >= -32099 ? "Server error" : "Error");
+  return `${meaning} (injected by Faultline)`;
+}
+
 export const RequestIdSchema = z.union([z.string(), z.number().int()]);
 export type RequestId = z.infer<typeof RequestIdSchema>;
 
@@ -49,6 +68,11 @@ export type IncomingMessage =
   | { kind: "request"; message: JsonRpcRequest }
   | { kind: "notification"; message: JsonRpcNotification }
   | { kind: "response"; message: JsonRpcResponse };
+
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /** Sorts a parsed body into request, notification or response; undefined when it is none of them. */
 export function readMessage(body: unknown): IncomingMessage | undefined {

@@ -9,10 +9,11 @@ export const ModernMetaSchema = z.object({
   [META.clientInfo]: z.object({ name: z.string(), version: z.string() }).loose().optional(),
 });
 
-export interface ModernContext {
-  protocolVersion: string;
-  clientCapabilities: Record<string, unknown>;
-  clientInfo?: Record<string, unknown>;
+export type ModernMeta = ReturnType<typeof ModernMetaSchema.safeParse>;
+
+/** Reads params._meta once; the read stage keeps the result and validateModern judges it. */
+export function readModernMeta(params: Record<string, unknown>): ModernMeta {
+  return ModernMetaSchema.safeParse(params._meta);
 }
 
 const NAME_HEADER_METHODS = new Set(["tools/call", "resources/read", "prompts/get"]);
@@ -42,9 +43,9 @@ export function validateModern(
   headers: Record<string, string>,
   method: string,
   params: Record<string, unknown> | undefined,
+  meta: ModernMeta,
   inputSchemaOf: (toolName: string) => Record<string, unknown> | undefined,
-): ModernContext {
-  const meta = ModernMetaSchema.safeParse(params?._meta);
+): void {
   if (!meta.success) {
     const missing = meta.error.issues.map((i) => `params._meta.${i.path.join(".")}`).join(", ");
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params: missing or invalid ${missing || "params._meta"}`, { httpStatus: 400 });
@@ -74,11 +75,6 @@ export function validateModern(
     if (decoded !== bodyName) throw mismatch(`Mcp-Name header value '${decoded}' does not match body value '${bodyName}'`);
     if (method === "tools/call") checkParamHeaders(headers, inputSchemaOf(bodyName), params?.arguments);
   }
-  return {
-    protocolVersion: version,
-    clientCapabilities: meta.data[META.clientCapabilities],
-    ...(meta.data[META.clientInfo] ? { clientInfo: meta.data[META.clientInfo] } : {}),
-  };
 }
 
 /** Properties marked `x-mcp-header` must be mirrored in `Mcp-Param-{Name}` when the argument is present. */

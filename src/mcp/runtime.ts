@@ -1,6 +1,6 @@
-import type { Decision } from "../faults/schema.ts";
-import type { RequestFacts, Scenario } from "../scenario.ts";
+import type { Scenario } from "../scenario.ts";
 import type { RequestId } from "./jsonrpc.ts";
+import type { LogLevel } from "./tool.ts";
 
 export interface McpSessionRow {
   id: string;
@@ -9,14 +9,30 @@ export interface McpSessionRow {
   ended: boolean;
 }
 
-/** What the endpoint needs from the session's Durable Object. */
-export interface SessionRuntime {
+/** The counts a request is judged by, including the request itself. */
+export interface RequestCounts {
+  posts: number;
+  method: number;
+  tool: number;
+  mcpSession: number;
+}
+
+export type ListChange = { list: "tools" | "prompts" };
+
+/** The scenario a session runs, with its validated params. */
+export interface ActiveScenario {
   scenario: Scenario;
   params: Record<string, unknown>;
-  /** Atomically counts this POST and returns the counts that include it. */
-  count(facts: { method?: string; tool?: string; mcpSessionId?: string }): { posts: number; method: number; tool: number; mcpSession: number };
-  tally(key: string): number;
-  peek(key: string): number;
+}
+
+/** What the MCP endpoint needs from the session's Durable Object; one object per session, not per request. */
+export interface SessionRuntime {
+  /** Counts this POST, its method, tool and MCP session in one write; returns the counts that include it. */
+  countRequest(facts: { method?: string; tool?: string; mcpSessionId?: string }): RequestCounts;
+  /** Counts one more under `key` and returns the new count. */
+  count(key: string): number;
+  /** The count under `key`, unchanged. */
+  counted(key: string): number;
   createMcpSession(id: string, protocolVersion: string, clientCapabilities: Record<string, unknown>, clientInfo: unknown): void;
   getMcpSession(id: string): McpSessionRow | undefined;
   endMcpSession(id: string): boolean;
@@ -25,14 +41,12 @@ export interface SessionRuntime {
   deliverToServer(id: RequestId, message: unknown): boolean;
   keepForResume(eventId: string, message: Record<string, unknown>): void;
   takeResumed(eventId: string): Record<string, unknown> | undefined;
+  /** Legacy eras: the level set with logging/setLevel on an MCP session (in memory; a restart forgets it). */
+  logLevel(mcpSessionId: string): LogLevel | undefined;
+  setLogLevel(mcpSessionId: string, level: LogLevel): void;
+  /** Open subscriptions/listen streams of this session, whichever path (/mcp or /s/{id}/mcp) they came by. */
+  subscribe(listener: (change: ListChange) => void): () => void;
+  publish(change: ListChange): void;
   waitUntil(promise: Promise<unknown>): void;
   now(): number;
-}
-
-/** What happened, for the journal: the facts the scenario saw and the fault it chose. */
-export interface Handled {
-  response: Response;
-  facts?: RequestFacts;
-  decision?: Decision;
-  requestBody?: string;
 }

@@ -91,10 +91,10 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Tells this session's open subscriptions/listen streams (2026-07-28) that the tool or prompt list changed. */
   listChanged(list: "tools" | "prompts"): void;
-  /** Increments and returns a per-session counter (order numbers, runs). */
-  tally(key: string): number;
-  /** Reads a per-session counter without changing it (0 when it was never tallied). */
-  peek(key: string): number;
+  /** Counts one more under a per-session key (order numbers, runs) and returns the new count. */
+  count(key: string): number;
+  /** The count under a per-session key, unchanged (0 when nothing was counted). */
+  counted(key: string): number;
   /** Sends a notification (progress, log) on the response stream, when there is one. */
   notify(method: string, params: Record<string, unknown>): void;
 }

@@ -16,6 +16,9 @@ export const META = {
 
 export const SERVER_INFO = { name: "faultline", title: "Faultline", version: "0.1.0" } as const;
 
+/** Sent in the initialize result (legacy) and the server/discover result (2026-07-28). */
+export const SERVER_INSTRUCTIONS = "Faultline: an MCP server that injects faults chosen by the session's scenario.";
+
 export function isLegacyVersion(version: string): boolean {
   return (LEGACY_VERSIONS as readonly string[]).includes(version);
 }

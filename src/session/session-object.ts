@@ -1,42 +1,30 @@
 import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
-import { handleMcp } from "../mcp/endpoint.ts";
-import { DEFAULT_SESSION_ID, defaultSessionRecord, indexStub } from "./access.ts";
-import type { McpSessionRow, SessionRuntime } from "../mcp/runtime.ts";
-import { importKey } from "../mcp/request-state.ts";
-import type { RequestId } from "../mcp/jsonrpc.ts";
 import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
 import type { JournalEntry } from "../journal/entry.ts";
 import { journalled } from "../journal/recorder.ts";
 import { DEFAULT_RETENTION, JournalStore, type JournalQuery } from "../journal/store.ts";
-
-/** A session's selection, as stored and as returned by the API (without the URL). */
-export interface SessionRecord {
-  id: string;
-  scenario: string;
-  params: Record<string, unknown>;
-  createdAt: string;
-}
-
-export interface SessionView extends SessionRecord {
-  counters: Record<string, number>;
-  mcpSessions: number;
-}
+import { Deadline } from "../mcp/deadline.ts";
+import { ErrorCode, errorMessage } from "../mcp/jsonrpc.ts";
+import { handleMcp } from "../mcp/pipeline.ts";
+import { jsonResponse } from "../mcp/wire.ts";
+import { LiveSession } from "./live-session.ts";
+import { DEFAULT_SESSION_ID, defaultSessionRecord, type SessionRecord, type SessionView } from "./record.ts";
+import { indexStub } from "./session-index.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS counters (k TEXT PRIMARY KEY, n INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS mcp_sessions (
   id TEXT PRIMARY KEY, protocol_version TEXT NOT NULL, capabilities TEXT NOT NULL, client_info TEXT,
-  created_at INTEGER NOT NULL, requests INTEGER NOT NULL DEFAULT 0, ended INTEGER NOT NULL DEFAULT 0);
+  created_at INTEGER NOT NULL, ended INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS resumable (event_id TEXT PRIMARY KEY, message TEXT NOT NULL, created_at INTEGER NOT NULL);
 `;
 
 /** One Faultline session: its scenario, counters and MCP state, in SQLite. Every update is one synchronous statement. */
 export class SessionObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
-  private readonly waiting = new Map<string, (message: unknown) => void>();
-  private key: Promise<CryptoKey> | undefined;
+  private live: LiveSession;
   private journal: JournalStore;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
 
@@ -45,6 +33,7 @@ export class SessionObject extends DurableObject<Env> {
     this.sql = ctx.storage.sql;
     this.sql.exec(SCHEMA);
     this.journal = this.openJournal();
+    this.live = new LiveSession(ctx);
   }
 
   /** Creates the journal's tables when missing; after deleteAll() they must be created again. */
@@ -131,38 +120,40 @@ export class SessionObject extends DurableObject<Env> {
       this.sql.exec("DELETE FROM resumable");
       this.markEpoch();
     });
-    for (const resolve of this.waiting.values()) resolve(undefined);
-    this.waiting.clear();
+    this.live.forget();
     return this.view();
   }
 
   /** Erases every byte of the session. */
   async erase(): Promise<boolean> {
     const existed = this.record() !== undefined;
-    for (const resolve of this.waiting.values()) resolve(undefined);
-    this.waiting.clear();
-    this.key = undefined;
+    this.live.forget();
     await this.ctx.storage.deleteAll();
     this.sql.exec(SCHEMA);
     this.journal = this.openJournal();
+    this.live = new LiveSession(this.ctx);
     return existed;
   }
 
   // ---- the MCP endpoint ----
 
   override async fetch(request: Request): Promise<Response> {
-    const record = this.record() ?? (await this.createDefault());
-    if (!record) return Response.json({ error: { code: "session_not_found", message: "No such session" } }, { status: 404 });
-    const scenario = findScenario(record.scenario);
-    if (!scenario) return Response.json({ error: { code: "scenario_gone", message: `Scenario ${record.scenario} no longer exists` } }, { status: 409 });
     const started = Date.now();
-    const handled = await handleMcp(request, this.runtime(scenario, record.params));
+    const record = this.record() ?? (await this.createDefault());
+    if (!record) {
+      const id = this.ctx.id.name ?? "";
+      const hint = `Create it with POST /api/sessions and the body {"id": ${JSON.stringify(id)}, "scenario": "baseline"} (any scenario), or use /mcp, the default session`;
+      return mcpEndpointError(404, `Session not found: no session has the id '${id}'. ${hint}`, { id });
+    }
+    const scenario = findScenario(record.scenario);
+    if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
+    const handled = await handleMcp(request, this.live, { scenario, params: record.params }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS));
     return journalled(request, handled, {
       started,
       scenario: scenario.id,
       bodyCap: positive(this.env.JOURNAL_BODY_CAP, DEFAULT_BODY_CAP),
       keepClientIp: String(this.env.JOURNAL_KEEP_CLIENT_IP) === "true",
-      clientInfoFor: (id) => this.clientInfo(id),
+      clientInfoFor: (id) => this.live.clientInfo(id),
       record: (entry) => {
         const stored = this.journal.append(entry, Date.now());
         for (const listener of this.listeners) listener(stored);
@@ -170,51 +161,6 @@ export class SessionObject extends DurableObject<Env> {
       },
       waitUntil: (promise) => this.ctx.waitUntil(promise),
     });
-  }
-
-  private runtime(scenario: NonNullable<ReturnType<typeof findScenario>>, params: Record<string, unknown>): SessionRuntime {
-    return {
-      scenario,
-      params,
-      count: (facts) => this.count(facts),
-      tally: (key) => this.bump(key),
-      peek: (key) => this.sql.exec<{ n: number }>("SELECT n FROM counters WHERE k = ?", key).toArray()[0]?.n ?? 0,
-      createMcpSession: (id, version, capabilities, clientInfo) => {
-        this.sql.exec(
-          "INSERT INTO mcp_sessions (id, protocol_version, capabilities, client_info, created_at) VALUES (?, ?, ?, ?, ?)",
-          id, version, JSON.stringify(capabilities), JSON.stringify(clientInfo ?? null), Date.now(),
-        );
-      },
-      getMcpSession: (id) => this.mcpSession(id),
-      endMcpSession: (id) => this.sql.exec("UPDATE mcp_sessions SET ended = 1 WHERE id = ? AND ended = 0", id).rowsWritten > 0,
-      stateKey: () => this.stateKey(),
-      waitForClient: (id, timeoutMs) =>
-        new Promise((resolve) => {
-          const timer = setTimeout(() => {
-            this.waiting.delete(id);
-            resolve(undefined);
-          }, timeoutMs);
-          this.waiting.set(id, (message) => {
-            clearTimeout(timer);
-            this.waiting.delete(id);
-            resolve(message);
-          });
-        }),
-      deliverToServer: (id: RequestId, message) => {
-        const resolve = this.waiting.get(String(id));
-        resolve?.(message);
-        return resolve !== undefined;
-      },
-      keepForResume: (eventId, message) => {
-        this.sql.exec("INSERT OR REPLACE INTO resumable (event_id, message, created_at) VALUES (?, ?, ?)", eventId, JSON.stringify(message), Date.now());
-      },
-      takeResumed: (eventId) => {
-        const row = this.sql.exec<{ message: string }>("DELETE FROM resumable WHERE event_id = ? RETURNING message", eventId).toArray()[0];
-        return row ? (JSON.parse(row.message) as Record<string, unknown>) : undefined;
-      },
-      waitUntil: (promise) => this.ctx.waitUntil(promise),
-      now: () => Date.now(),
-    };
   }
 
   /**
@@ -228,53 +174,9 @@ export class SessionObject extends DurableObject<Env> {
     return record;
   }
 
-  private clientInfo(mcpSessionId: string): Record<string, unknown> | undefined {
-    const row = this.sql.exec<{ client_info: string | null }>("SELECT client_info FROM mcp_sessions WHERE id = ?", mcpSessionId).toArray()[0];
-    const info = row?.client_info ? JSON.parse(row.client_info) : undefined;
-    return info && typeof info === "object" ? info : undefined;
-  }
-
   private record(): SessionRecord | undefined {
     const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'session'").toArray()[0];
     return row ? (JSON.parse(row.v) as SessionRecord) : undefined;
-  }
-
-  private bump(key: string): number {
-    return this.sql.exec<{ n: number }>("INSERT INTO counters (k, n) VALUES (?, 1) ON CONFLICT(k) DO UPDATE SET n = n + 1 RETURNING n", key).one().n;
-  }
-
-  private count(facts: { method?: string; tool?: string; mcpSessionId?: string }) {
-    return this.ctx.storage.transactionSync(() => {
-      const posts = this.bump("posts");
-      const method = facts.method ? this.bump(`method:${facts.method}`) : 0;
-      const tool = facts.tool ? this.bump(`tool-calls:${facts.tool}`) : 0;
-      const mcpSession = facts.mcpSessionId
-        ? (this.sql.exec<{ requests: number }>("UPDATE mcp_sessions SET requests = requests + 1 WHERE id = ? RETURNING requests", facts.mcpSessionId).toArray()[0]?.requests ?? 0)
-        : 0;
-      return { posts, method, tool, mcpSession };
-    });
-  }
-
-  private mcpSession(id: string): McpSessionRow | undefined {
-    const row = this.sql
-      .exec<{ id: string; protocol_version: string; capabilities: string; ended: number }>("SELECT id, protocol_version, capabilities, ended FROM mcp_sessions WHERE id = ?", id)
-      .toArray()[0];
-    return row ? { id: row.id, protocolVersion: row.protocol_version, clientCapabilities: JSON.parse(row.capabilities), ended: row.ended === 1 } : undefined;
-  }
-
-  private stateKey(): Promise<CryptoKey> {
-    this.key ??= (async () => {
-      const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'state-key'").toArray()[0];
-      let raw: Uint8Array;
-      if (row) {
-        raw = Uint8Array.from(atob(row.v), (c) => c.charCodeAt(0));
-      } else {
-        raw = crypto.getRandomValues(new Uint8Array(32));
-        this.sql.exec("INSERT INTO config (k, v) VALUES ('state-key', ?)", btoa(String.fromCharCode(...raw)));
-      }
-      return importKey(raw);
-    })();
-    return this.key;
   }
 }
 
@@ -282,4 +184,9 @@ export class SessionObject extends DurableObject<Env> {
 function positive(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** A non-2xx answer on an MCP endpoint carries a JSON-RPC error, like every other (no request id can be known here). */
+function mcpEndpointError(status: number, message: string, data?: unknown): Response {
+  return jsonResponse(status, errorMessage(undefined, ErrorCode.InvalidRequest, message, data));
 }

@@ -1,19 +1,10 @@
-import { SERVER_CAPABILITIES } from "./dispatch.ts";
 import { META, SERVER_INFO, type Era } from "./versions.ts";
 
-export function newSessionId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
+/** What every result carries in each era, added around a handler's result. */
 
-/** The legacy initialize result; `store` keeps the MCP session only when the result is really produced. */
-export function initializeHandler(protocolVersion: string, store: () => void) {
-  return async () => (store(), {
-    protocolVersion,
-    capabilities: SERVER_CAPABILITIES,
-    serverInfo: SERVER_INFO,
-    instructions: "Faultline: an MCP server that injects faults chosen by the session's scenario.",
-  });
+/** Modern results carry resultType; legacy ones never do. */
+export function withResultType(era: Era, result: Record<string, unknown>): Record<string, unknown> {
+  return era === "modern" ? { resultType: "complete", ...result } : result;
 }
 
 const CACHEABLE = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
@@ -30,3 +21,7 @@ export function withServerInfo(era: Era, result: Record<string, unknown>): Recor
   return { ...result, _meta: { ...meta, [META.serverInfo]: SERVER_INFO } };
 }
 
+/** The full result of a handler in an era. */
+export function shapeResult(era: Era, method: string, result: Record<string, unknown>): Record<string, unknown> {
+  return withResultType(era, withServerInfo(era, withCacheHints(era, method, result)));
+}

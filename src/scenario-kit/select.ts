@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Fault } from "../src/faults/schema.ts";
-import type { Counters, DecideInput, Layer, RequestFacts, Scenario } from "../src/scenario.ts";
+import type { Fault } from "../faults/schema.ts";
+import type { Counters, DecideInput, Layer, RequestFacts, Scenario } from "../scenario.ts";
 
 /** Params that pick the requests a fault applies to; a scenario may override any of them by name. */
 export const SelectionShape = {
@@ -18,14 +18,14 @@ const SelectionObject = z.object(SelectionShape);
 export type Selection = z.infer<typeof SelectionObject>;
 
 /**
- * Counts a request whose method matches and says whether the fault applies to it: the rule text for the
+ * Counts a request whose method matches and says whether the fault applies to it: the reason for the
  * journal, or undefined. Requests of other methods are not counted.
  */
 export function select(selection: Selection, request: RequestFacts, counters: Counters): string | undefined {
   const method = request.method;
   if (method === undefined) return undefined;
   if (!selection.methods.includes(method) && !(selection.methods.includes("*") && request.kind === "request")) return undefined;
-  const n = counters.tally("matching");
+  const n = counters.count("matching");
   const { nth, every, times } = selection;
   // Which fault this would be (1 = the first), or 0 when the request is not picked.
   const ordinal = nth !== undefined ? Number(n === nth) : every !== undefined ? (n % every === 0 ? n / every : 0) : n;
@@ -55,10 +55,10 @@ export function selectiveScenario<Extra extends z.core.$ZodLooseShape>(definitio
     params: SelectionObject.extend(params),
     decide: (input) => {
       // Extra may override a selection field, but only with one of the same type.
-      const rule = select(input.params as Selection, input.request, input.counters);
-      if (rule === undefined) return undefined;
+      const reason = select(input.params as Selection, input.request, input.counters);
+      if (reason === undefined) return undefined;
       const chosen = fault(input);
-      return chosen && { fault: chosen, rule };
+      return chosen && { fault: chosen, reason };
     },
   };
   return scenario as unknown as Scenario;

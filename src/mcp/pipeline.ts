@@ -1,0 +1,147 @@
+/**
+ * The MCP endpoint as a pipeline. One POST goes through three stages:
+ *
+ *   1. read   (src/mcp/read.ts)   body, JSON-RPC message, era, headers and legacy session, read once into Facts;
+ *   2. decide (decideFault here)  the request is counted in one write and the scenario picks a fault, or none;
+ *   3. answer (respond here)      the fault interpreter (src/faults/perform.ts) performs the decision, asking the
+ *                                 handler (src/mcp/answer.ts) for the answer only when the fault needs one.
+ *
+ * The order of a fault against validation, which is what a client sees when both apply:
+ *   - A body that is not one JSON-RPC message (too large, not JSON, a batch, not JSON-RPC) is answered in stage 1:
+ *     no scenario sees it and it is not counted, since a scenario decides on a method.
+ *   - A client's response to a server request (legacy eras) is delivered at once; it is not a request to fault.
+ *   - A transport fault (TRANSPORT_FAULT_KINDS in src/faults/schema.ts: an HTTP status, 429, 401, 403, an expired
+ *     session, a delay) wins over protocol validation, as a proxy or gateway in front of a server would answer
+ *     before any MCP processing: a scenario's 503 is a 503 even for a request whose headers or capabilities are wrong.
+ *   - Otherwise a protocol error found in stage 1 (2026-07-28 _meta and header checks, a missing client capability;
+ *     legacy Mcp-Session-Id and MCP-Protocol-Version checks) is the answer, sent as JSON with its own status; a fault
+ *     that shapes an answer (envelope, malformed, drip, ...) applies to that error as to any answer.
+ *   - Then the handler's answer, shaped by the fault if there is one. An unknown method is the handler stage's answer.
+ * Every response ends within FAULTLINE_MAX_RESPONSE_SECONDS (src/mcp/deadline.ts), enforced while it is written.
+ */
+import type { Decision } from "../faults/schema.ts";
+import { isTransportFault } from "../faults/schema.ts";
+import { perform, type PerformInput } from "../faults/perform.ts";
+import { handlerAnswer } from "./answer.ts";
+import { BASE_TOOLS } from "./base-tools.ts";
+import type { Deadline } from "./deadline.ts";
+import type { Facts, Handled, MessageFacts } from "./facts.ts";
+import { ErrorCode, errorMessage, resultMessage, type RpcError } from "./jsonrpc.ts";
+import { listenResponse, SUBSCRIPTION_ID } from "./listen.ts";
+import { lowerHeaders, readPost } from "./read.ts";
+import type { ActiveScenario, SessionRuntime } from "./runtime.ts";
+import { SSE_HEADERS, sseEvent } from "./sse.ts";
+import type { ToolDefinition } from "./tool.ts";
+import { jsonResponse } from "./wire.ts";
+
+/** Serves one HTTP request on a session's MCP endpoint, in either era. */
+export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline): Promise<Handled> {
+  const headers = lowerHeaders(request.headers);
+  if (request.method === "GET") return { response: resume(headers, session) };
+  if (request.method === "DELETE") return { response: endMcpSession(headers, session) };
+  if (request.method !== "POST") return { response: methodNotAllowed() };
+
+  const tools = toolsFor(active);
+  const read = await readPost(request, headers, session, tools);
+  if (read.response) return { response: read.response, facts: read.facts };
+  if ("clientResponse" in read) return { response: deliverClientResponse(read.clientResponse.message, session), facts: read.facts };
+
+  const { facts, rejection } = read;
+  const decision = decideFault(facts.message, rejection !== undefined, session, active);
+  const response = await respond(facts, rejection, decision, { request, session, active, tools, deadline });
+  return { response, facts, ...(decision ? { decision } : {}), deadline };
+}
+
+/**
+ * Stage 2: counts the request (one write) and asks the scenario. A request that broke a protocol rule is still a POST
+ * of its method, but not a call of its tool, which never runs.
+ */
+function decideFault(message: MessageFacts, rejected: boolean, session: SessionRuntime, active: ActiveScenario): Decision | undefined {
+  const facts = message.request;
+  // Only an existing MCP session is counted, so made-up ids cannot grow the counters.
+  const mcpSessionId = message.mcpSession ? facts.mcpSessionId : undefined;
+  const tool = rejected ? undefined : facts.toolName;
+  const counts = session.countRequest({ method: facts.method, ...(tool ? { tool } : {}), ...(mcpSessionId ? { mcpSessionId } : {}) });
+  const decision = active.scenario.decide?.({
+    params: active.params,
+    request: facts,
+    counters: { ...counts, count: (key) => session.count(`scenario:${key}`) },
+    now: session.now(),
+  });
+  // An expired session stays expired: later requests with its id get 404 until the client initializes again.
+  if (decision?.fault.kind === "session_expired" && mcpSessionId) session.endMcpSession(mcpSessionId);
+  return decision;
+}
+
+interface Context {
+  request: Request;
+  session: SessionRuntime;
+  active: ActiveScenario;
+  tools: readonly ToolDefinition[];
+  deadline: Deadline;
+}
+
+/** Stage 3: performs the decision, producing the answer only when the fault needs it. */
+async function respond(facts: Facts & { message: MessageFacts }, rejection: RpcError | undefined, decision: Decision | undefined, context: Context): Promise<Response> {
+  const { message } = facts;
+  const { era, method } = message.request;
+  const fault = decision?.fault;
+  const input: PerformInput = {
+    era,
+    requestId: message.requestId,
+    stream: false,
+    answer: async () => undefined,
+    origin: new URL(context.request.url).origin,
+    keepForResume: (eventId, kept) => context.session.keepForResume(eventId, kept),
+    waitUntil: (promise) => context.session.waitUntil(promise),
+    deadline: context.deadline,
+    ...(message.newMcpSessionId ? { headers: { "mcp-session-id": message.newMcpSessionId } } : {}),
+  };
+  // A notification gets 202 unless a transport fault answers for it; nothing else can shape an answer it has not got.
+  if (message.incoming.kind === "notification") return perform(fault && isTransportFault(fault) ? fault : undefined, input);
+  if (fault && isTransportFault(fault) && fault.kind !== "delay") return perform(fault, input);
+
+  const id = message.requestId;
+  if (rejection) {
+    return perform(fault, { ...input, answer: async () => errorMessage(id, rejection.code, rejection.message, rejection.data), status: () => rejection.httpStatus });
+  }
+  if (era === "modern" && method === "subscriptions/listen" && id !== undefined) {
+    if (!fault) return listenResponse(id, message.params, context.session, context.deadline);
+    return perform(fault, { ...input, stream: true, answer: async () => resultMessage(id, { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: id } }) });
+  }
+  const tool = message.request.toolName ? context.tools.find((t) => t.name === message.request.toolName) : undefined;
+  const stream = context.active.params.responseMode === "sse" || Boolean(tool?.streams) || (era === "legacy" && Boolean(tool?.asksForInput));
+  return perform(fault, { ...input, stream, ...handlerAnswer(message, context.tools, context.session, context.active) });
+}
+
+/** The base tools plus the scenario's, which replace base tools of the same name. */
+function toolsFor(active: ActiveScenario): ToolDefinition[] {
+  const extra = active.scenario.tools?.(active.params) ?? [];
+  const names = new Set(extra.map((t) => t.name));
+  return [...BASE_TOOLS.filter((t) => !names.has(t.name)), ...extra];
+}
+
+function methodNotAllowed(): Response {
+  return jsonResponse(405, errorMessage(undefined, ErrorCode.InvalidRequest, "Method not allowed: this endpoint takes POST"), { allow: "POST, DELETE" });
+}
+
+/** Legacy eras: the client's answer to a server-to-client request, handed to the request waiting for it. */
+function deliverClientResponse(message: { id?: string | number }, session: SessionRuntime): Response {
+  const delivered = message.id !== undefined && session.deliverToServer(message.id, message);
+  return delivered ? new Response(null, { status: 202 }) : jsonResponse(400, errorMessage(undefined, ErrorCode.InvalidRequest, "No pending server request has this id"));
+}
+
+/** DELETE ends a legacy MCP session (2025-11-25 transports); without an Mcp-Session-Id it is not allowed. */
+function endMcpSession(headers: Record<string, string>, session: SessionRuntime): Response {
+  const id = headers["mcp-session-id"];
+  if (!id) return methodNotAllowed();
+  return session.endMcpSession(id) ? new Response(null, { status: 204 }) : jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, "Session not found"));
+}
+
+/** GET: 405, except a legacy Last-Event-ID resumption of a stream that was cut on purpose. */
+function resume(headers: Record<string, string>, session: SessionRuntime): Response {
+  const lastEventId = headers["last-event-id"];
+  const message = lastEventId ? session.takeResumed(lastEventId) : undefined;
+  if (!message) return methodNotAllowed();
+  return new Response(sseEvent(message, { id: `${lastEventId}-resumed` }), { status: 200, headers: SSE_HEADERS });
+}
