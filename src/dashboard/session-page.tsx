@@ -1,3 +1,4 @@
+import { OUTCOMES } from "../classify/index.ts";
 import { clientConfigs } from "./client-config.ts";
 import { Layout } from "./layout.tsx";
 import { ScenarioPicker } from "./picker.tsx";
@@ -28,15 +29,15 @@ function Params({ params }: { params: Record<string, unknown> }) {
   );
 }
 
-const OUTCOME_LEGEND: ReadonlyArray<[string, string]> = [
-  ["TOOL_SUCCESS", "success"],
-  ["HTTP_ERROR", "HTTP error"],
-  ["JSONRPC_ERROR", "JSON-RPC error"],
-  ["TOOL_ERROR", "tool error"],
-  ["INPUT_REQUIRED", "input required"],
-  ["INVALID_ENVELOPE", "malformed / invalid"],
-  ["STREAM_INCOMPLETE", "stream incomplete"],
-];
+/** The timeline's legend: one swatch per outcome colour (the first outcome's class), named by the outcomes sharing it. */
+function outcomeLegend(): Array<[string, string]> {
+  const byColour = new Map<string, [string, string]>();
+  for (const [outcome, { colour, label }] of Object.entries(OUTCOMES)) {
+    const item = byColour.get(colour);
+    byColour.set(colour, item ? [item[0], `${item[1]} / ${label}`] : [outcome, label]);
+  }
+  return [...byColour.values()];
+}
 
 /** `/sessions/{id}`: how to connect, and what the client did (live journal, timeline, checks). */
 export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: SessionPageProps) {
@@ -104,7 +105,7 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
           <header class="panel-head">
             <h2 id="timeline-title">Timeline</h2>
             <ul class="legend" aria-label="Outcome colours">
-              {OUTCOME_LEGEND.map(([outcome, text]) => (
+              {outcomeLegend().map(([outcome, text]) => (
                 <li>
                   <span class={`swatch o-${outcome}`} aria-hidden="true"></span>
                   {text}

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { importClient } from "./served-modules.ts";
 
 interface Gap {
   from: number;
@@ -15,11 +16,10 @@ interface Layout {
   gaps: Gap[];
   breaks: { ms: number }[];
 }
-// A browser module (plain JS, served as text): imported by URL, so the type checker leaves it alone.
-const { layoutTimeline, laneKey } = (await import(new URL("../../src/dashboard/client/timeline-layout.client.js", import.meta.url).href)) as {
+const { layoutTimeline, laneKey } = await importClient<{
   layoutTimeline: (entries: unknown[], options?: { width?: number }) => Layout;
   laneKey: (entry: unknown) => string;
-};
+}>("timeline-layout.client.js");
 
 const t0 = Date.parse("2026-11-30T10:00:00.000Z");
 function entry(seq: number, atMs: number, outcome: string, extra: Record<string, unknown> = {}) {

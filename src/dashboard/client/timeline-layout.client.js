@@ -1,6 +1,7 @@
 // Served as /assets/timeline-layout.client.js. Pure geometry for the session timeline: no DOM, so Node tests
 // can import it. Time runs along x (long idle stretches are cut to a fixed-width break), one lane per
 // method + tool, and the wait before each retry of a failed call is measured and flagged when it is too short.
+import { OUTCOMES } from "./outcome-table.client.js";
 
 /** Idle stretches longer than this are drawn as a break of BREAK_PX pixels. */
 export const BREAK_MS = 5_000;
@@ -15,7 +16,6 @@ const LABEL_SPACE = 50;
 /** At most this many pixels per millisecond, so a lone exchange or a short burst does not fill the width. */
 const MAX_SCALE = 10;
 
-const SUCCESS = new Set(["TOOL_SUCCESS", "NOTIFICATION_ACCEPTED"]);
 
 /** The lane of an exchange: "tools/call echo", "initialize", or the HTTP method for GET/DELETE. */
 export function laneKey(entry) {
@@ -31,7 +31,7 @@ const endOf = (entry) => startOf(entry) + (Number(entry.durationMs) || 0);
 /** Whether an exchange failed, so that the next one in its lane is a retry. */
 export function failed(entry) {
   const outcome = entry.verdict?.outcome;
-  if (outcome) return !SUCCESS.has(outcome);
+  if (outcome) return !OUTCOMES[outcome]?.success;
   return Number(entry.response?.status) >= 400;
 }
 

@@ -1,12 +1,12 @@
 // Served as /assets/timeline.client.js. Draws the session timeline as inline SVG (geometry from timeline-layout).
 import { clock, duration, replace, s } from "./dom.client.js";
-import { OUTCOME_LABELS, outcomeClass } from "./outcomes.client.js";
+import { outcomeClass, outcomeLabel } from "./outcomes.client.js";
 import { layoutTimeline } from "./timeline-layout.client.js";
 
 const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 function markTitle(mark) {
-  const outcome = mark.outcome ? (OUTCOME_LABELS[mark.outcome] ?? mark.outcome) : "no verdict";
+  const outcome = mark.outcome ? outcomeLabel(mark.outcome) : "no verdict";
   return `#${mark.seq} ${mark.key} · ${outcome} · HTTP ${mark.status} · ${clock(mark.time)}`;
 }
 
@@ -19,6 +19,9 @@ function gapTitle(gap) {
 /**
  * Renders `entries` into `container`; `onSelect(seq)` runs when a mark is clicked or activated with the keyboard.
  * `selected` is the seq to ring, if any.
+ * @param {HTMLElement} container
+ * @param {object[]} entries
+ * @param {{ onSelect?: (seq: number) => void, selected?: number }} [options]
  */
 export function renderTimeline(container, entries, { onSelect, selected } = {}) {
   const layout = layoutTimeline(entries, { width: Math.max(container.clientWidth, 320), labelWidth: container.clientWidth < 560 ? 100 : 160 });
