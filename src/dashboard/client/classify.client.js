@@ -1,6 +1,6 @@
 // Served as /assets/classify.client.js. The /classify playground: sends pasted text to POST /classify as JSON
 // or as message/http (raw `curl -si` output), and shows the verdicts.
-import { $, $$, h, replace } from "./dom.client.js";
+import { $, $$, errorMessage, h, replace } from "./dom.client.js";
 import { wireCommon } from "./common.client.js";
 import { clearErrors, showErrors } from "./params.client.js";
 import { verdictCard } from "./verdict-view.client.js";
@@ -70,7 +70,7 @@ async function classify() {
       body: text,
     });
   } catch (error) {
-    showErrors(form, `Could not reach the server: ${error.message}`);
+    showErrors(form, `Could not reach the server: ${errorMessage(error)}`);
     return;
   } finally {
     form.removeAttribute("aria-busy");

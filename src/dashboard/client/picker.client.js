@@ -59,7 +59,11 @@ function wireGrouping(form, items, after) {
   for (const button of buttons) button.addEventListener("click", () => groupBy(button.dataset.groupBy));
 }
 
-/** Wires one picker form. `onApplied(session)` runs after a successful change of scenario. */
+/**
+ * Wires one picker form. `onApplied(session)` runs after a successful change of scenario.
+ * @param {HTMLFormElement} form
+ * @param {{ onApplied?: (session: unknown) => void }} [options]
+ */
 export function wirePicker(form, { onApplied } = {}) {
   const items = $$(".scenario-item", form);
   const fieldsets = new Map($$("fieldset.params", form).map((fieldset) => [fieldset.dataset.scenario, fieldset]));
@@ -78,14 +82,15 @@ export function wirePicker(form, { onApplied } = {}) {
   reveal();
 
   form.addEventListener("change", (event) => {
-    if (event.target.name !== "scenario") return;
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.name !== "scenario") return;
     clearErrors(form);
-    show(event.target.value);
+    show(input.value);
   });
   form.addEventListener("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest("[data-action]") : null;
     const fieldset = button?.closest("fieldset.params");
-    if (!button || !fieldset) return;
+    if (!(button instanceof HTMLElement) || !(fieldset instanceof HTMLFieldSetElement)) return;
     if (button.dataset.action === "load-example") fillParams(fieldset, JSON.parse(fieldset.dataset.example || "{}"));
     if (button.dataset.action === "clear-params") fillParams(fieldset, {});
     clearErrors(form);
@@ -114,10 +119,10 @@ export function wirePicker(form, { onApplied } = {}) {
     submit.disabled = true;
     form.setAttribute("aria-busy", "true");
     const creating = form.dataset.mode === "create";
-    const slug = creating ? form.elements.namedItem("id").value.trim() : "";
+    const slug = creating ? $("input[name=id]", form).value.trim() : "";
     const response = creating
       ? await api("POST", "/api/sessions", { scenario, params, ...(slug ? { id: slug } : {}) })
-      : await api("PUT", `/api/sessions/${encodeURIComponent(form.dataset.sessionId)}/scenario`, { scenario, params });
+      : await api("PUT", `/api/sessions/${encodeURIComponent(form.dataset.sessionId ?? "")}/scenario`, { scenario, params });
     submit.disabled = false;
     form.removeAttribute("aria-busy");
     if (response.ok) {
