@@ -13,18 +13,19 @@ interface OutcomeTraits {
 }
 
 /**
- * The one table of outcomes, read by the classifier (layer), the checks (success) and the dashboard, whose browser
- * modules get it as /assets/outcome-table.client.js, generated from this table (src/dashboard/outcome-assets.ts).
+ * The one table of outcomes (in the order the dashboard's legend lists them), read by the classifier (layer), the
+ * checks (success) and the dashboard, whose browser modules get it as /assets/outcome-table.client.js, generated from
+ * this table by src/dashboard/outcome-assets.ts.
  */
 export const OUTCOMES: Readonly<Record<Outcome, OutcomeTraits>> = {
   TOOL_SUCCESS: { layer: "application", label: "success", colour: "success", success: true },
-  TOOL_ERROR: { layer: "application", label: "tool error", colour: "tool", success: false },
-  INVALID_TOOL_RESULT: { layer: "application", label: "invalid result", colour: "invalid", success: false },
-  INPUT_REQUIRED: { layer: "interaction", label: "input required", colour: "input", success: false },
+  HTTP_ERROR: { layer: "transport", label: "HTTP error", colour: "http", success: false },
   JSONRPC_ERROR: { layer: "protocol", label: "JSON-RPC error", colour: "rpc", success: false },
+  TOOL_ERROR: { layer: "application", label: "tool error", colour: "tool", success: false },
+  INPUT_REQUIRED: { layer: "interaction", label: "input required", colour: "input", success: false },
   MALFORMED_JSON: { layer: "protocol", label: "malformed JSON", colour: "invalid", success: false },
   INVALID_ENVELOPE: { layer: "protocol", label: "invalid envelope", colour: "invalid", success: false },
-  HTTP_ERROR: { layer: "transport", label: "HTTP error", colour: "http", success: false },
+  INVALID_TOOL_RESULT: { layer: "application", label: "invalid result", colour: "invalid", success: false },
   STREAM_INCOMPLETE: { layer: "transport", label: "stream incomplete", colour: "stream", success: false },
   NOTIFICATION_ACCEPTED: { layer: "transport", label: "accepted", colour: "accepted", success: true },
 };

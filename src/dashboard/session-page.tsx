@@ -137,17 +137,20 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
                 </a>
               </div>
             </header>
+            <p class="muted small-text narrow-only" data-role="journal-hint">
+              Time, fault and duration are in each exchange's details: tap a row.
+            </p>
             <div class="table-wrap">
               <table class="journal">
                 <thead>
                   <tr>
                     <th scope="col" class="num">#</th>
-                    <th scope="col">Time</th>
+                    <th scope="col" class="col-time">Time</th>
                     <th scope="col">Method / tool</th>
                     <th scope="col" class="num">Status</th>
                     <th scope="col">Verdict</th>
-                    <th scope="col">Fault</th>
-                    <th scope="col" class="num">Duration</th>
+                    <th scope="col" class="col-fault">Fault</th>
+                    <th scope="col" class="num col-duration">Duration</th>
                   </tr>
                 </thead>
                 <tbody data-role="journal-rows"></tbody>

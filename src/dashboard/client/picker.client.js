@@ -8,12 +8,18 @@ const titleCase = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 function wireSearch(form, items) {
   const search = $("[data-role=search]", form);
   const noMatch = $(".no-match", form);
-  const filter = () => {
+  // The selected scenario stays in the list whatever the search, so the list never hides what the form shows.
+  const matches = (item) => {
     const terms = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    return terms.every((term) => item.dataset.search.includes(term));
+  };
+  const filter = () => {
     let shown = 0;
     for (const item of items) {
-      item.hidden = !terms.every((term) => item.dataset.search.includes(term));
-      if (!item.hidden) shown++;
+      const match = matches(item);
+      item.hidden = !match && !item.classList.contains("selected");
+      item.classList.toggle("kept", !match && !item.hidden);
+      if (match) shown++;
     }
     for (const group of $$(".group", form)) group.hidden = !$$(".scenario-item", group).some((item) => !item.hidden);
     noMatch.hidden = shown > 0;
@@ -23,7 +29,7 @@ function wireSearch(form, items) {
     if (event.key !== "Enter") return;
     // Enter picks the first match instead of submitting.
     event.preventDefault();
-    const first = items.find((item) => !item.hidden);
+    const first = items.find(matches);
     const radio = first && $("input[type=radio]", first);
     if (radio) {
       radio.checked = true;
@@ -73,19 +79,21 @@ export function wirePicker(form, { onApplied } = {}) {
     for (const item of items) item.classList.toggle("selected", item.dataset.id === id);
   };
   show(selected());
-  // Brings the chosen scenario into view inside the list (not the page).
+  // Brings the chosen scenario into view inside the list (not the page). A new session's list opens at its top, on
+  // the first layer (transport), with the default selection shown in the form beside it.
   const list = $("[data-role=groups]", form);
   const reveal = () => {
     const chosen = items.find((item) => item.classList.contains("selected"));
     if (chosen && list) list.scrollTop = Math.max(0, chosen.offsetTop - 48);
   };
-  reveal();
+  if (form.dataset.mode === "change") reveal();
 
   form.addEventListener("change", (event) => {
     const input = event.target;
     if (!(input instanceof HTMLInputElement) || input.name !== "scenario") return;
     clearErrors(form);
     show(input.value);
+    refilter();
   });
   form.addEventListener("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest("[data-action]") : null;
