@@ -175,7 +175,7 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
           </section>
         </div>
 
-        <aside class="drawer" id="drawer" role="dialog" aria-modal="false" aria-labelledby="drawer-title" hidden>
+        <div class="drawer" id="drawer" role="dialog" aria-modal="false" aria-labelledby="drawer-title" hidden>
           <header class="drawer-head">
             <h2 id="drawer-title">Exchange</h2>
             <div class="button-row">
@@ -191,7 +191,7 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
             </div>
           </header>
           <div class="drawer-body" data-role="drawer-body"></div>
-        </aside>
+        </div>
 
         <dialog class="modal" id="change-dialog" aria-labelledby="change-title">
           <header class="modal-head">
