@@ -401,13 +401,13 @@ describe("dashboard in a browser", () => {
   });
 
   test("a short run's timeline labels its axis across the width", async () => {
+    // One exchange: the shortest run there is, drawn at the timeline's largest scale (it does not fill the width).
     const session = await createSession({ scenario: "baseline" });
     await rawToolsCall(session.mcpUrl, "one", {}, "browser-test");
-    await rawToolsCall(session.mcpUrl, "two", {}, "browser-test");
     const page = await newPage();
     await page.setViewportSize(WIDE);
     await page.goto(`${server.url}/sessions/${session.id}`);
-    await page.locator(".timeline-svg circle.mark").nth(1).waitFor();
+    await page.locator(".timeline-svg circle.mark").first().waitFor();
     const axis = await page.evaluate(() => {
       const svg = document.querySelector(".timeline-svg") as SVGSVGElement;
       const ticks = [...svg.querySelectorAll(".tick-label")].map((t) => Number(t.getAttribute("x")));
