@@ -1,4 +1,5 @@
 import { isRecord } from "../classify/json.ts";
+import { OUTCOMES } from "../classify/index.ts";
 import { BASE_TOOLS } from "../mcp/base-tools.ts";
 import type { ToolAnnotations } from "../mcp/tool.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
@@ -29,10 +30,9 @@ function nonIdempotentTools(all: readonly Exchange[]): Set<string> {
 /** How the call failed, or undefined when it succeeded. */
 function failure(x: Exchange): string | undefined {
   const outcome = x.entry.verdict?.outcome;
+  if (outcome !== undefined && OUTCOMES[outcome].success) return undefined;
   switch (outcome) {
-    case "TOOL_SUCCESS":
     case "INPUT_REQUIRED":
-    case "NOTIFICATION_ACCEPTED":
       return undefined;
     case "HTTP_ERROR":
       return `HTTP ${x.status}`;

@@ -12,7 +12,7 @@ export {
   ProtocolVersionSchema,
 } from "./verdict.ts";
 export type { Verdict, Outcome, Layer, RetryDecision, RetryAdvice, Finding, ProtocolVersion } from "./verdict.ts";
-export { OUTCOME_LAYER } from "./outcome.ts";
+export { OUTCOME_LAYER, OUTCOMES } from "./outcome.ts";
 export { DEFAULT_MAX_ATTEMPTS, DEFAULT_INITIAL_BACKOFF_MS } from "./retry.ts";
 export { parseSse } from "./sse.ts";
 export type { SseEvent, SseStream } from "./sse.ts";

@@ -21,6 +21,7 @@ import session from "./client/session.client.js" with { type: "text" };
 import timelineLayout from "./client/timeline-layout.client.js" with { type: "text" };
 import timeline from "./client/timeline.client.js" with { type: "text" };
 import verdictView from "./client/verdict-view.client.js" with { type: "text" };
+import { outcomeCss, outcomeTableModule } from "./outcome-assets.ts";
 
 export interface Asset {
   body: string;
@@ -29,8 +30,8 @@ export interface Asset {
 
 const JS = "text/javascript; charset=utf-8";
 
-/** One stylesheet from the parts under client/styles/, in cascade order (narrow-screen rules last). */
-const css = [base, controls, pickerCss, sessionCss, timelineCss, drawerCss, pages].join("\n");
+/** One stylesheet from the parts under client/styles/ and the outcome colours, in cascade order (narrow-screen rules last). */
+const css = [base, controls, outcomeCss, pickerCss, sessionCss, timelineCss, drawerCss, pages].join("\n");
 
 /**
  * The dashboard's static files, served at /assets/{name}. Browser scripts are ES modules that import each other
@@ -49,6 +50,7 @@ export const ASSETS: ReadonlyMap<string, Asset> = new Map<string, Asset>([
     journal,
     "json-view": jsonView,
     outcomes,
+    "outcome-table": outcomeTableModule,
     params,
     picker,
     session,

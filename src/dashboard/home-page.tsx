@@ -19,10 +19,10 @@ function SessionTable({ sessions, titles }: { sessions: readonly SessionRow[]; t
       <table class="sessions">
         <thead>
           <tr>
-            <th scope="col">Session</th>
-            <th scope="col">Scenario</th>
-            <th scope="col">Created</th>
-            <th scope="col">MCP URL</th>
+            <th scope="col" class="col-id">Session</th>
+            <th scope="col" class="col-scenario">Scenario</th>
+            <th scope="col" class="col-created">Created</th>
+            <th scope="col" class="col-url">MCP URL</th>
           </tr>
         </thead>
         <tbody>
@@ -43,9 +43,7 @@ function SessionTable({ sessions, titles }: { sessions: readonly SessionRow[]; t
               </td>
               <td>
                 <div class="url-cell">
-                  <code class="truncate" title={session.mcpUrl}>
-                    {session.mcpUrl}
-                  </code>
+                  <code class="url">{session.mcpUrl}</code>
                   <CopyButton text={session.mcpUrl} what={`the MCP URL of ${session.id}`} />
                 </div>
               </td>

@@ -1,5 +1,6 @@
 import { ParamsFields } from "./params-form.tsx";
 import { areaOf, groupByLayer, type CatalogueEntry } from "./scenario-groups.ts";
+import { WithCode } from "./widgets.tsx";
 
 interface PickerProps {
   scenarios: readonly CatalogueEntry[];
@@ -24,7 +25,9 @@ function ScenarioItem({ scenario, checked }: { scenario: CatalogueEntry; checked
           <span class={`layer-chip layer-${scenario.layer}`}>{scenario.layer}</span>
         </span>
         <code class="item-id">{scenario.id}</code>
-        <span class="item-summary">{scenario.summary}</span>
+        <span class="item-summary">
+          <WithCode text={scenario.summary} />
+        </span>
       </label>
     </li>
   );
@@ -50,6 +53,7 @@ export function ScenarioPicker({ scenarios, selected, mode, sessionId, values }:
               </button>
             </div>
           </div>
+          <h2 class="visually-hidden">Scenarios</h2>
           <div class="groups" data-role="groups" data-grouped-by="layer">
             {groupByLayer(scenarios).map((group) => (
               <section class="group" data-group={group.key}>
@@ -78,7 +82,9 @@ export function ScenarioPicker({ scenarios, selected, mode, sessionId, values }:
                 <span>{scenario.title}</span>
                 <code>{scenario.id}</code>
               </legend>
-              <p class="summary">{scenario.summary}</p>
+              <p class="summary">
+                <WithCode text={scenario.summary} />
+              </p>
               <div class="params-head">
                 <h4>Params</h4>
                 <div class="button-row">

@@ -1,3 +1,4 @@
+import { OUTCOMES } from "../classify/index.ts";
 import { clientConfigs } from "./client-config.ts";
 import { Layout } from "./layout.tsx";
 import { ScenarioPicker } from "./picker.tsx";
@@ -28,15 +29,15 @@ function Params({ params }: { params: Record<string, unknown> }) {
   );
 }
 
-const OUTCOME_LEGEND: ReadonlyArray<[string, string]> = [
-  ["TOOL_SUCCESS", "success"],
-  ["HTTP_ERROR", "HTTP error"],
-  ["JSONRPC_ERROR", "JSON-RPC error"],
-  ["TOOL_ERROR", "tool error"],
-  ["INPUT_REQUIRED", "input required"],
-  ["INVALID_ENVELOPE", "malformed / invalid"],
-  ["STREAM_INCOMPLETE", "stream incomplete"],
-];
+/** The timeline's legend: one swatch per outcome colour (the first outcome's class), named by the outcomes sharing it. */
+function outcomeLegend(): Array<[string, string]> {
+  const byColour = new Map<string, [string, string]>();
+  for (const [outcome, { colour, label }] of Object.entries(OUTCOMES)) {
+    const item = byColour.get(colour);
+    byColour.set(colour, item ? [item[0], `${item[1]} / ${label}`] : [outcome, label]);
+  }
+  return [...byColour.values()];
+}
 
 /** `/sessions/{id}`: how to connect, and what the client did (live journal, timeline, checks). */
 export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: SessionPageProps) {
@@ -104,7 +105,7 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
           <header class="panel-head">
             <h2 id="timeline-title">Timeline</h2>
             <ul class="legend" aria-label="Outcome colours">
-              {OUTCOME_LEGEND.map(([outcome, text]) => (
+              {outcomeLegend().map(([outcome, text]) => (
                 <li>
                   <span class={`swatch o-${outcome}`} aria-hidden="true"></span>
                   {text}
@@ -136,17 +137,20 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
                 </a>
               </div>
             </header>
+            <p class="muted small-text narrow-only" data-role="journal-hint">
+              Time, fault and duration are in each exchange's details: tap a row.
+            </p>
             <div class="table-wrap">
               <table class="journal">
                 <thead>
                   <tr>
                     <th scope="col" class="num">#</th>
-                    <th scope="col">Time</th>
+                    <th scope="col" class="col-time">Time</th>
                     <th scope="col">Method / tool</th>
                     <th scope="col" class="num">Status</th>
                     <th scope="col">Verdict</th>
-                    <th scope="col">Fault</th>
-                    <th scope="col" class="num">Duration</th>
+                    <th scope="col" class="col-fault">Fault</th>
+                    <th scope="col" class="num col-duration">Duration</th>
                   </tr>
                 </thead>
                 <tbody data-role="journal-rows"></tbody>
@@ -171,7 +175,7 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
           </section>
         </div>
 
-        <aside class="drawer" id="drawer" role="dialog" aria-modal="false" aria-labelledby="drawer-title" hidden>
+        <div class="drawer" id="drawer" role="dialog" aria-modal="false" aria-labelledby="drawer-title" hidden>
           <header class="drawer-head">
             <h2 id="drawer-title">Exchange</h2>
             <div class="button-row">
@@ -187,7 +191,7 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
             </div>
           </header>
           <div class="drawer-body" data-role="drawer-body"></div>
-        </aside>
+        </div>
 
         <dialog class="modal" id="change-dialog" aria-labelledby="change-title">
           <header class="modal-head">

@@ -9,6 +9,16 @@ export function CopyButton({ text, label = "Copy", what }: { text: string; label
   );
 }
 
+/**
+ * Prose in which `backticked` spans show as code, as scenario summaries are written. The text is split, never parsed
+ * as markup, so whatever it holds stays text; an unpaired backtick stays as it is.
+ */
+export function WithCode({ text }: { text: string }) {
+  const parts = text.split("`");
+  if (parts.length % 2 === 0) parts.splice(-2, 2, `${parts.at(-2)}\`${parts.at(-1)}`);
+  return <>{parts.map((part, i) => (i % 2 === 1 ? <code>{part}</code> : part))}</>;
+}
+
 /** A block of code with a copy button; `caption` says where it goes. */
 export function CodeBlock({ code, caption, what }: { code: string; caption?: Child; what: string }) {
   return (
@@ -17,7 +27,8 @@ export function CodeBlock({ code, caption, what }: { code: string; caption?: Chi
         <span>{caption}</span>
         <CopyButton text={code} what={what} />
       </figcaption>
-      <pre>
+      {/* Focusable, so a keyboard can scroll it when a line is wider than the block. */}
+      <pre tabindex={0}>
         <code>{code}</code>
       </pre>
     </figure>

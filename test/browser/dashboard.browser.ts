@@ -5,12 +5,16 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Page } from "playwright-core";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
-import { launchBrowser, openPage, screenshot, type Browser } from "./harness.ts";
+import { axeViolations, launchBrowser, openPage, screenshot, type Browser } from "./harness.ts";
 
 const IMG = "<img src=x onerror=window.__pwned=1>";
 const SCRIPT = "<script>window.__pwned=1</script>";
 const SVG = '"><svg onload=window.__pwned=1>';
 const RETRY_SESSION = "browser-retry";
+/** The longest id the API takes (64 characters), so its MCP URL is as long as they come. */
+const LONG_SESSION = "a-session-id-as-long-as-the-api-allows-so-its-mcp-url-is-long-64";
+const WIDE = { width: 1400, height: 900 };
+const PHONE = { width: 390, height: 844 };
 
 let server: NpmServer;
 let browser: Browser;
@@ -239,8 +243,14 @@ describe("dashboard in a browser", () => {
     await page.keyboard.press("Control+Enter");
     const error = page.locator('[data-path="input"] .field-error');
     await error.waitFor({ state: "visible" });
-    assert.ok(((await error.textContent()) ?? "").length > 0);
+    assert.match((await error.textContent()) ?? "", /^The body is not valid JSON: .*line 1 column 2/);
     assert.equal(await page.locator(".classify-result .verdict-card").count(), 0);
+    // Once, next to the field, in words for people: no machine paths or rule names, no second copy in the summary.
+    const text = await page.locator("main").innerText();
+    assert.equal(text.split("The body is not valid JSON").length - 1, 1, text);
+    assert.doesNotMatch(text, /\(root\)|invalid_json/);
+    assert.match((await page.locator("#classify-form .form-error").textContent()) ?? "", /^Not classified/);
+    await screenshot(page, "classify-refused", false);
   });
 
   test("a session's scenario changes from the dialog, and the page follows", async () => {
@@ -257,13 +267,153 @@ describe("dashboard in a browser", () => {
     assert.match((await page.locator(".scenario-line").textContent()) ?? "", /errors\.jsonrpc_error/);
   });
 
-  test("the session page fits a phone screen without sideways scrolling", async () => {
+  test("on a phone the session page keeps the journal's verdicts and the timeline's labels and marks in view", async () => {
     const page = await newPage();
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE);
     await page.goto(`${server.url}/sessions/${RETRY_SESSION}`);
     await page.waitForFunction(() => document.querySelectorAll("table.journal tbody tr[data-seq]").length >= 4);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
-    await screenshot(page, "session-mobile");
+
+    // The journal: #, method, status and verdict in view without scrolling sideways, and a word on where the rest is.
+    const journal = await page.evaluate(() => {
+      const wrap = document.querySelector(".journal-panel .table-wrap") as HTMLElement;
+      const right = wrap.getBoundingClientRect().right;
+      const shown = [...document.querySelectorAll("table.journal thead th")].filter((th) => (th as HTMLElement).offsetParent !== null);
+      return { scroll: wrap.scrollWidth - wrap.clientWidth, columns: shown.map((th) => th.textContent), cut: shown.filter((th) => th.getBoundingClientRect().right > right + 0.5).length };
+    });
+    assert.deepEqual(journal, { scroll: 0, columns: ["#", "Method / tool", "Status", "Verdict"], cut: 0 });
+    assert.ok(await page.locator("[data-role=journal-hint]").isVisible());
+    assert.ok(await page.locator("table.journal tbody .badge").first().isVisible());
+
+    // The timeline: every lane named in full, every mark and tick label inside the picture and the panel.
+    const timeline = await page.evaluate(() => {
+      const box = document.querySelector(".timeline") as HTMLElement;
+      const frame = box.getBoundingClientRect();
+      const inside = (el: Element) => {
+        const b = el.getBoundingClientRect();
+        return b.left >= frame.left - 0.5 && b.right <= frame.right + 0.5;
+      };
+      return {
+        scroll: box.scrollWidth - box.clientWidth,
+        labels: [...box.querySelectorAll(".lane-label")].map((t) => t.textContent),
+        outside: [...box.querySelectorAll("circle.mark, .tick-label, .gap-label, .lane-label")].filter((el) => !inside(el)).length,
+      };
+    });
+    assert.equal(timeline.scroll, 0);
+    assert.equal(timeline.outside, 0);
+    assert.ok(timeline.labels.includes("tools/call echo"), timeline.labels.join(", "));
+    assert.ok(timeline.labels.every((label) => !label?.includes("…")), timeline.labels.join(", "));
+    await screenshot(page, "session-phone");
+  });
+
+  test("the sessions table fits its card at 1,400 px: long ids and URLs wrap and every Copy button shows in full", async () => {
+    await createSession({ id: LONG_SESSION, scenario: "errors.tool_error" });
+    const page = await newPage();
+    await page.setViewportSize(WIDE);
+    await page.goto(`${server.url}/`);
+    const fit = await page.evaluate(() => {
+      const wrap = document.querySelector("table.sessions")!.closest(".table-wrap") as HTMLElement;
+      const card = wrap.getBoundingClientRect();
+      const rows = [...document.querySelectorAll("table.sessions tbody tr")].map((row) => {
+        const copy = row.querySelector("button.copy") as HTMLElement;
+        const url = row.querySelector("code.url") as HTMLElement;
+        const box = copy.getBoundingClientRect();
+        return { copyText: copy.innerText, copyInside: box.left >= card.left && box.right <= card.right + 0.5, urlCut: url.scrollWidth > url.clientWidth };
+      });
+      return { overflow: wrap.scrollWidth - wrap.clientWidth, rows };
+    });
+    assert.ok(fit.overflow <= 0, `the table is ${fit.overflow}px wider than its card`);
+    assert.ok(fit.rows.length >= 2);
+    for (const row of fit.rows) assert.deepEqual(row, { copyText: "Copy", copyInside: true, urlCut: false });
+    assert.ok(await page.locator("table.sessions").getByText(`/s/${LONG_SESSION}/mcp`).isVisible());
+    assert.deepEqual(await axeViolations(page), []);
+    await screenshot(page, "home");
+
+    await page.setViewportSize(PHONE);
+    const phone = await page.evaluate(() => {
+      const copies = [...document.querySelectorAll("table.sessions button.copy")].map((b) => b.getBoundingClientRect());
+      return { overflow: document.documentElement.scrollWidth - window.innerWidth, outside: copies.filter((b) => b.right > window.innerWidth).length };
+    });
+    assert.deepEqual(phone, { overflow: 0, outside: 0 });
+    assert.deepEqual(await axeViolations(page), []);
+    await screenshot(page, "home-phone");
+  });
+
+  test("a new session's scenario list opens at its top, and search keeps the selected scenario listed", async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/`);
+    const list = page.locator("#picker-create [data-role=groups]");
+    assert.equal(await list.evaluate((node) => node.scrollTop), 0);
+    assert.equal(await page.locator("#picker-create .group").first().getAttribute("data-group"), "transport");
+    assert.ok(await page.locator('#picker-create .scenario-item[data-id="errors.http_status_sequence"]').isVisible());
+
+    await page.click('#picker-create .scenario-item[data-id="errors.http_status_sequence"] label');
+    await page.fill("#picker-create [data-role=search]", "token expiry");
+    const selected = page.locator('#picker-create .scenario-item[data-id="errors.http_status_sequence"]');
+    assert.ok(await selected.isVisible(), "the selected scenario stays in the list");
+    assert.match((await selected.getAttribute("class")) ?? "", /\bkept\b/);
+    assert.ok(await page.locator('fieldset.params[data-scenario="errors.http_status_sequence"]').isVisible(), "and in the form");
+    assert.ok(await page.locator('#picker-create .scenario-item[data-id="auth.token_expiry"]').isVisible());
+    assert.equal(await page.locator("#picker-create .scenario-item:not([hidden])").count(), 2);
+
+    // Enter takes the first match, not the kept selection; the old selection then leaves the filtered list.
+    await page.press("#picker-create [data-role=search]", "Enter");
+    assert.ok(await page.locator('fieldset.params[data-scenario="auth.token_expiry"]').isVisible());
+    assert.ok(await selected.isHidden());
+  });
+
+  test("scenario summaries show backticked names as code, and no backtick", async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/`);
+    const summary = page.locator('#picker-create .scenario-item[data-id="errors.tool_error"] .item-summary');
+    assert.deepEqual(await summary.locator("code").allTextContents(), ["tools"]);
+    assert.doesNotMatch((await summary.textContent()) ?? "", /`/);
+    await page.click('#picker-create .scenario-item[data-id="errors.tool_error"] label');
+    const detail = page.locator('fieldset.params[data-scenario="errors.tool_error"] .summary');
+    assert.deepEqual(await detail.locator("code").allTextContents(), ["tools"]);
+    assert.doesNotMatch((await detail.textContent()) ?? "", /`/);
+  });
+
+  test("every page has no axe violations, light and dark, at 1,400 px and 390 px", async () => {
+    const page = await newPage();
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const viewport of [WIDE, PHONE]) {
+        await page.setViewportSize(viewport);
+        for (const path of ["/", `/sessions/${RETRY_SESSION}`, "/classify"]) {
+          await page.goto(`${server.url}${path}`);
+          if (path.startsWith("/sessions/")) await page.locator("table.journal tbody tr[data-seq]").first().waitFor();
+          assert.deepEqual(await axeViolations(page), [], `${path} at ${viewport.width} px, ${colorScheme}`);
+        }
+      }
+    }
+    // The drawer and the change-scenario dialog, opened.
+    await page.setViewportSize(WIDE);
+    await page.goto(`${server.url}/sessions/${RETRY_SESSION}`);
+    await page.locator("table.journal tbody tr[data-seq]").first().click();
+    await page.locator("#drawer").waitFor({ state: "visible" });
+    assert.deepEqual(await axeViolations(page), [], "with the drawer open");
+    await page.keyboard.press("Escape");
+    await page.click("[data-action=change-scenario]");
+    await page.locator("#change-dialog").waitFor({ state: "visible" });
+    assert.deepEqual(await axeViolations(page), [], "with the change dialog open");
+  });
+
+  test("a short run's timeline labels its axis across the width", async () => {
+    // One exchange: the shortest run there is, drawn at the timeline's largest scale (it does not fill the width).
+    const session = await createSession({ scenario: "baseline" });
+    await rawToolsCall(session.mcpUrl, "one", {}, "browser-test");
+    const page = await newPage();
+    await page.setViewportSize(WIDE);
+    await page.goto(`${server.url}/sessions/${session.id}`);
+    await page.locator(".timeline-svg circle.mark").first().waitFor();
+    const axis = await page.evaluate(() => {
+      const svg = document.querySelector(".timeline-svg") as SVGSVGElement;
+      const ticks = [...svg.querySelectorAll(".tick-label")].map((t) => Number(t.getAttribute("x")));
+      return { width: svg.width.baseVal.value, lastTick: Math.max(...ticks) };
+    });
+    assert.ok(axis.lastTick > axis.width * 0.8, `the last tick is at ${axis.lastTick}px of ${axis.width}px`);
+    await screenshot(page, "session-short-run", false);
   });
 });

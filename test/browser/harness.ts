@@ -1,6 +1,6 @@
 /** A real Chromium for the dashboard's browser tests (the real server is test/helpers/npm-start.ts). */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,4 +56,17 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage });
   return path;
+}
+
+/** axe-core's browser build, evaluated in the page through the driver (the dashboard's CSP rightly refuses inline scripts). */
+const AXE_SOURCE = await readFile(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+/** The page's axe-core violations (WCAG 2.x A and AA and best practices), one line per rule with the nodes it names. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const { violations } = await axe.run(document);
+    return violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
 }

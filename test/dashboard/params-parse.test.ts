@@ -1,12 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { importClient } from "./served-modules.ts";
 
 type Parsed = { value: unknown } | { error: string };
-// A browser module (plain JS, served as text): imported by URL, so the type checker leaves it alone.
-const { parseValue, formatValue } = (await import(new URL("../../src/dashboard/client/params.client.js", import.meta.url).href)) as {
+const { parseValue, formatValue } = await importClient<{
   parseValue: (kind: string, raw: string) => Parsed;
   formatValue: (kind: string, value: unknown) => string;
-};
+}>("params.client.js");
 
 test("comma lists of numbers parse to numbers; what is not a number goes to the API as text", () => {
   assert.deepEqual(parseValue("list-number", "503, 503,200"), { value: [503, 503, 200] });

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { importClient } from "./served-modules.ts";
 
 interface Gap {
   from: number;
@@ -10,16 +11,17 @@ interface Gap {
   followUp: boolean;
 }
 interface Layout {
-  lanes: { key: string }[];
-  marks: { seq: number; x: number }[];
+  width: number;
+  lanes: { key: string; top: number; height: number; y: number; labelY: number }[];
+  marks: { seq: number; x: number; xEnd: number; y: number }[];
   gaps: Gap[];
   breaks: { ms: number }[];
+  ticks: { x: number; label: string }[];
 }
-// A browser module (plain JS, served as text): imported by URL, so the type checker leaves it alone.
-const { layoutTimeline, laneKey } = (await import(new URL("../../src/dashboard/client/timeline-layout.client.js", import.meta.url).href)) as {
-  layoutTimeline: (entries: unknown[], options?: { width?: number }) => Layout;
+const { layoutTimeline, laneKey } = await importClient<{
+  layoutTimeline: (entries: unknown[], options?: { width?: number; labelWidth?: number; labelsAbove?: boolean }) => Layout;
   laneKey: (entry: unknown) => string;
-};
+}>("timeline-layout.client.js");
 
 const t0 = Date.parse("2026-11-30T10:00:00.000Z");
 function entry(seq: number, atMs: number, outcome: string, extra: Record<string, unknown> = {}) {
@@ -73,4 +75,25 @@ test("a long idle stretch becomes a break instead of empty space", () => {
 test("exchanges without a JSON-RPC method get a lane named by the HTTP method", () => {
   assert.equal(laneKey({ request: { method: "GET" }, rpc: {} }), "GET");
   assert.equal(laneKey({ request: { method: "POST" }, rpc: { kind: "response" } }), "(response)");
+});
+
+test("a short run's time axis is labelled across the whole width, not only under the exchanges", () => {
+  const layout = layoutTimeline([entry(1, 0, "TOOL_SUCCESS"), entry(2, 12, "TOOL_SUCCESS")], { width: 1200 });
+  const lastMark = Math.max(...layout.marks.map((m) => m.xEnd));
+  assert.ok(lastMark < layout.width / 3, `the run is short: it ends at ${lastMark}px of ${layout.width}px`);
+  const lastTick = Math.max(...layout.ticks.map((t) => t.x));
+  assert.ok(lastTick > layout.width * 0.85, `the last tick is at ${lastTick}px of ${layout.width}px`);
+  assert.ok(lastTick <= layout.width - 20, "and its label still fits inside the picture");
+});
+
+test("on a narrow screen each lane's label sits above it and the marks start near the left edge", () => {
+  const entries = [entry(1, 0, "TOOL_SUCCESS"), { ...entry(2, 10, "TOOL_SUCCESS"), rpc: { method: "notifications/initialized" } }];
+  const beside = layoutTimeline(entries, { width: 340, labelWidth: 160 });
+  const above = layoutTimeline(entries, { width: 340, labelWidth: 160, labelsAbove: true });
+  assert.ok((above.marks[0]?.x ?? 0) < 40, `the first mark is at ${above.marks[0]?.x}px`);
+  assert.ok((beside.marks[0]?.x ?? 0) > 160);
+  for (const lane of above.lanes) {
+    assert.ok(lane.labelY < lane.y - 10 && lane.labelY > lane.top, `${lane.key}: label between the lane's top and its marks`);
+  }
+  assert.ok(above.width <= 340, "nothing is pushed past the width");
 });

@@ -1,6 +1,6 @@
 // Served as /assets/classify.client.js. The /classify playground: sends pasted text to POST /classify as JSON
 // or as message/http (raw `curl -si` output), and shows the verdicts.
-import { $, $$, h, replace } from "./dom.client.js";
+import { $, $$, errorMessage, h, replace } from "./dom.client.js";
 import { wireCommon } from "./common.client.js";
 import { clearErrors, showErrors } from "./params.client.js";
 import { verdictCard } from "./verdict-view.client.js";
@@ -70,7 +70,7 @@ async function classify() {
       body: text,
     });
   } catch (error) {
-    showErrors(form, `Could not reach the server: ${error.message}`);
+    showErrors(form, `Could not reach the server: ${errorMessage(error)}`);
     return;
   } finally {
     form.removeAttribute("aria-busy");
@@ -78,9 +78,15 @@ async function classify() {
   const data = await response.json().catch(() => undefined);
   if (!response.ok) {
     const error = data?.error ?? { message: `HTTP ${response.status}` };
-    // Issues about the body itself belong to the text area; query.* to the option fields.
-    const issues = (Array.isArray(error.issues) ? error.issues : []).map((issue) => (String(issue.path).startsWith("query.") ? issue : { ...issue, path: `input.${issue.path}` }));
-    showErrors(form, String(error.message), issues.length ? issues : [{ path: "input", message: String(error.message) }]);
+    // Issues about the body itself belong to the text area ("(root)" is the whole of it); query.* to the option fields.
+    // Each shows once, next to its field, in the API's words for people; the summary only says what happened.
+    const issues = (Array.isArray(error.issues) ? error.issues : []).map((issue) => {
+      const path = String(issue.path);
+      if (path.startsWith("query.")) return issue;
+      return { ...issue, path: path === "(root)" || path === "" ? "input" : `input.${path}` };
+    });
+    if (issues.length) showErrors(form, "Not classified: the server could not read this input.", issues);
+    else showErrors(form, "Not classified.", [{ path: "input", message: String(error.message) }]);
     replace(result, h("div", { class: "empty-state muted" }, h("p", { text: "No verdict: the input was refused." })));
     return;
   }

@@ -5,7 +5,7 @@ import { $$, copyText, relative, toast } from "./dom.client.js";
 function wireCopy() {
   document.addEventListener("click", async (event) => {
     const button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
-    if (!button) return;
+    if (!(button instanceof HTMLElement)) return;
     const ok = await copyText(button.dataset.copy ?? "");
     const label = button.textContent;
     button.textContent = ok ? "Copied" : "Copy failed";

@@ -44,7 +44,11 @@ export function replace(node, ...children) {
   return append(node, children);
 }
 
+// Lookups in the dashboard's own server-rendered markup: callers know which kind of element they selected, so the
+// result is left untyped (`any`) rather than cast at each of the ~100 call sites.
+/** The first element under `root` matching `selector`. @param {string} selector @param {ParentNode} [root] @returns {any} */
 export const $ = (selector, root = document) => root.querySelector(selector);
+/** Every element under `root` matching `selector`. @param {string} selector @param {ParentNode} [root] @returns {any[]} */
 export const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
 /**
@@ -67,9 +71,17 @@ export async function api(method, url, body) {
     }
     return { ok: response.ok, status: response.status, data };
   } catch (error) {
-    return { ok: false, status: 0, data: { error: { code: "network", message: `Could not reach the server: ${error.message}` } } };
+    return { ok: false, status: 0, data: { error: { code: "network", message: `Could not reach the server: ${errorMessage(error)}` } } };
   }
 }
+
+/** The message of whatever was thrown. @param {unknown} error */
+export function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
 
 /** Shows a short message at the bottom of the page. */
 export function toast(message, kind = "info") {
@@ -78,8 +90,8 @@ export function toast(message, kind = "info") {
   node.textContent = message;
   node.dataset.kind = kind;
   node.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (node.hidden = true), 2600);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (node.hidden = true), 2600);
 }
 
 /** Copies text to the clipboard; falls back to a hidden textarea where the Clipboard API is unavailable. */
@@ -120,6 +132,7 @@ export function relative(iso, now = Date.now()) {
   const ms = now - new Date(iso).getTime();
   if (!Number.isFinite(ms)) return "";
   const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  /** @type {Array<[number, number, Intl.RelativeTimeFormatUnit]>} */
   const steps = [
     [60_000, 1000, "second"],
     [3_600_000, 60_000, "minute"],

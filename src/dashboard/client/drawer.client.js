@@ -159,13 +159,14 @@ export function createDrawer(root, { entryAt, retryOf, step, onChange, onCopy })
   };
 
   root.addEventListener("click", (event) => {
-    const action = event.target instanceof Element ? event.target.closest("[data-action]")?.dataset.action : undefined;
+    const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
+    const action = target instanceof HTMLElement ? target.dataset.action : undefined;
     if (action === "drawer-close") close();
     if (action === "drawer-prev") move(-1);
     if (action === "drawer-next") move(1);
   });
   document.addEventListener("keydown", (event) => {
-    if (root.hidden || event.target.closest?.("input, textarea, select, dialog[open]")) return;
+    if (root.hidden || (event.target instanceof Element && event.target.closest("input, textarea, select, dialog[open]"))) return;
     if (event.key === "Escape") close();
     if (event.key === "j") move(1);
     if (event.key === "k") move(-1);

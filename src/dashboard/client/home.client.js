@@ -9,7 +9,7 @@ if (form) wirePicker(form);
 
 // "/" jumps to the scenario search, as in most developer tools.
 document.addEventListener("keydown", (event) => {
-  if (event.key !== "/" || event.target.closest?.("input, textarea, select")) return;
+  if (event.key !== "/" || (event.target instanceof Element && event.target.closest("input, textarea, select"))) return;
   event.preventDefault();
   $("[data-role=search]")?.focus();
 });

@@ -27,7 +27,7 @@ export function journalRow(entry) {
     "tr",
     { tabindex: 0, dataset: { seq: entry.seq }, "aria-label": `Exchange ${entry.seq}: ${method}${tool ? ` ${tool}` : ""}, HTTP ${status}` },
     h("td", { class: "num mono muted", text: entry.seq }),
-    h("td", { class: "mono nowrap", text: clock(entry.time), title: entry.time }),
+    h("td", { class: "mono nowrap col-time", text: clock(entry.time), title: entry.time }),
     h(
       "td",
       { class: "method-cell" },
@@ -37,7 +37,7 @@ export function journalRow(entry) {
     ),
     h("td", { class: `num mono status ${statusClass(status)}`, text: status ?? "" }),
     h("td", {}, outcomeBadge(entry.verdict?.outcome)),
-    h("td", { class: "fault-cell" }, entry.fault ? h("span", { class: "mono fault", title: entry.fault.rule, text: entry.fault.kind }) : h("span", { class: "muted", text: "—" })),
-    h("td", { class: "num mono nowrap", text: duration(entry.durationMs) }),
+    h("td", { class: "fault-cell col-fault" }, entry.fault ? h("span", { class: "mono fault", title: entry.fault.rule, text: entry.fault.kind }) : h("span", { class: "muted", text: "—" })),
+    h("td", { class: "num mono nowrap col-duration", text: duration(entry.durationMs) }),
   );
 }

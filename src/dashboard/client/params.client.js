@@ -1,6 +1,6 @@
 // Served as /assets/params.client.js. Reads and fills the params fields that the server generated from a
 // scenario's JSON Schema (src/dashboard/params-form.tsx), and shows API validation issues next to their fields.
-import { $, $$, h, replace } from "./dom.client.js";
+import { $, $$, errorMessage, h, replace } from "./dom.client.js";
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -25,7 +25,7 @@ export function parseValue(kind, raw) {
       try {
         return { value: JSON.parse(text) };
       } catch (error) {
-        return { error: `Not valid JSON: ${error.message}` };
+        return { error: `Not valid JSON: ${errorMessage(error)}` };
       }
   }
 }

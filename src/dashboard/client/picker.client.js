@@ -8,12 +8,18 @@ const titleCase = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 function wireSearch(form, items) {
   const search = $("[data-role=search]", form);
   const noMatch = $(".no-match", form);
-  const filter = () => {
+  // The selected scenario stays in the list whatever the search, so the list never hides what the form shows.
+  const matches = (item) => {
     const terms = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    return terms.every((term) => item.dataset.search.includes(term));
+  };
+  const filter = () => {
     let shown = 0;
     for (const item of items) {
-      item.hidden = !terms.every((term) => item.dataset.search.includes(term));
-      if (!item.hidden) shown++;
+      const match = matches(item);
+      item.hidden = !match && !item.classList.contains("selected");
+      item.classList.toggle("kept", !match && !item.hidden);
+      if (match) shown++;
     }
     for (const group of $$(".group", form)) group.hidden = !$$(".scenario-item", group).some((item) => !item.hidden);
     noMatch.hidden = shown > 0;
@@ -23,7 +29,7 @@ function wireSearch(form, items) {
     if (event.key !== "Enter") return;
     // Enter picks the first match instead of submitting.
     event.preventDefault();
-    const first = items.find((item) => !item.hidden);
+    const first = items.find(matches);
     const radio = first && $("input[type=radio]", first);
     if (radio) {
       radio.checked = true;
@@ -59,7 +65,11 @@ function wireGrouping(form, items, after) {
   for (const button of buttons) button.addEventListener("click", () => groupBy(button.dataset.groupBy));
 }
 
-/** Wires one picker form. `onApplied(session)` runs after a successful change of scenario. */
+/**
+ * Wires one picker form. `onApplied(session)` runs after a successful change of scenario.
+ * @param {HTMLFormElement} form
+ * @param {{ onApplied?: (session: unknown) => void }} [options]
+ */
 export function wirePicker(form, { onApplied } = {}) {
   const items = $$(".scenario-item", form);
   const fieldsets = new Map($$("fieldset.params", form).map((fieldset) => [fieldset.dataset.scenario, fieldset]));
@@ -69,23 +79,26 @@ export function wirePicker(form, { onApplied } = {}) {
     for (const item of items) item.classList.toggle("selected", item.dataset.id === id);
   };
   show(selected());
-  // Brings the chosen scenario into view inside the list (not the page).
+  // Brings the chosen scenario into view inside the list (not the page). A new session's list opens at its top, on
+  // the first layer (transport), with the default selection shown in the form beside it.
   const list = $("[data-role=groups]", form);
   const reveal = () => {
     const chosen = items.find((item) => item.classList.contains("selected"));
     if (chosen && list) list.scrollTop = Math.max(0, chosen.offsetTop - 48);
   };
-  reveal();
+  if (form.dataset.mode === "change") reveal();
 
   form.addEventListener("change", (event) => {
-    if (event.target.name !== "scenario") return;
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || input.name !== "scenario") return;
     clearErrors(form);
-    show(event.target.value);
+    show(input.value);
+    refilter();
   });
   form.addEventListener("click", (event) => {
     const button = event.target instanceof Element ? event.target.closest("[data-action]") : null;
     const fieldset = button?.closest("fieldset.params");
-    if (!button || !fieldset) return;
+    if (!(button instanceof HTMLElement) || !(fieldset instanceof HTMLFieldSetElement)) return;
     if (button.dataset.action === "load-example") fillParams(fieldset, JSON.parse(fieldset.dataset.example || "{}"));
     if (button.dataset.action === "clear-params") fillParams(fieldset, {});
     clearErrors(form);
@@ -114,10 +127,10 @@ export function wirePicker(form, { onApplied } = {}) {
     submit.disabled = true;
     form.setAttribute("aria-busy", "true");
     const creating = form.dataset.mode === "create";
-    const slug = creating ? form.elements.namedItem("id").value.trim() : "";
+    const slug = creating ? $("input[name=id]", form).value.trim() : "";
     const response = creating
       ? await api("POST", "/api/sessions", { scenario, params, ...(slug ? { id: slug } : {}) })
-      : await api("PUT", `/api/sessions/${encodeURIComponent(form.dataset.sessionId)}/scenario`, { scenario, params });
+      : await api("PUT", `/api/sessions/${encodeURIComponent(form.dataset.sessionId ?? "")}/scenario`, { scenario, params });
     submit.disabled = false;
     form.removeAttribute("aria-busy");
     if (response.ok) {

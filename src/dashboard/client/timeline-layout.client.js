@@ -1,6 +1,7 @@
 // Served as /assets/timeline-layout.client.js. Pure geometry for the session timeline: no DOM, so Node tests
 // can import it. Time runs along x (long idle stretches are cut to a fixed-width break), one lane per
 // method + tool, and the wait before each retry of a failed call is measured and flagged when it is too short.
+import { OUTCOMES } from "./outcome-table.client.js";
 
 /** Idle stretches longer than this are drawn as a break of BREAK_PX pixels. */
 export const BREAK_MS = 5_000;
@@ -8,6 +9,8 @@ const BREAK_PX = 34;
 /** A retry sooner than this after a failure, with no Retry-After asked, counts as "no backoff". */
 export const MIN_BACKOFF_MS = 100;
 const LANE_HEIGHT = 34;
+/** With labels above the lanes (narrow screens), each lane gets this much more height for its label. */
+const LABEL_ROW = 14;
 const TOP = 10;
 const AXIS = 24;
 const MIN_STEP = 10;
@@ -15,7 +18,6 @@ const LABEL_SPACE = 50;
 /** At most this many pixels per millisecond, so a lone exchange or a short burst does not fill the width. */
 const MAX_SCALE = 10;
 
-const SUCCESS = new Set(["TOOL_SUCCESS", "NOTIFICATION_ACCEPTED"]);
 
 /** The lane of an exchange: "tools/call echo", "initialize", or the HTTP method for GET/DELETE. */
 export function laneKey(entry) {
@@ -31,7 +33,7 @@ const endOf = (entry) => startOf(entry) + (Number(entry.durationMs) || 0);
 /** Whether an exchange failed, so that the next one in its lane is a retry. */
 export function failed(entry) {
   const outcome = entry.verdict?.outcome;
-  if (outcome) return !SUCCESS.has(outcome);
+  if (outcome) return !OUTCOMES[outcome]?.success;
   return Number(entry.response?.status) >= 400;
 }
 
@@ -51,22 +53,29 @@ function niceStep(msPerPx) {
 
 /**
  * Lays out the entries. `width` is the space available; the picture grows wider (and scrolls) when marks would
- * otherwise sit closer than MIN_STEP pixels.
+ * otherwise sit closer than MIN_STEP pixels. Lane labels sit in a column `labelWidth` wide, or, with `labelsAbove`
+ * (for narrow screens), in full above each lane, so that the time axis gets the whole width.
+ * @param {any[]} entries
+ * @param {{ width?: number, labelWidth?: number, labelsAbove?: boolean }} [options]
  */
-export function layoutTimeline(entries, { width = 900, labelWidth = 150 } = {}) {
+export function layoutTimeline(entries, { width = 900, labelWidth = 150, labelsAbove = false } = {}) {
   const sorted = entries
     .filter((entry) => Number.isFinite(startOf(entry)))
     .sort((a, b) => startOf(a) - startOf(b) || a.seq - b.seq);
   const lanes = [];
   const laneIndex = new Map();
+  const laneHeight = labelsAbove ? LANE_HEIGHT + LABEL_ROW : LANE_HEIGHT;
   for (const entry of sorted) {
     const key = laneKey(entry);
     if (!laneIndex.has(key)) {
       laneIndex.set(key, lanes.length);
-      lanes.push({ key, y: TOP + lanes.length * LANE_HEIGHT + LANE_HEIGHT / 2 });
+      const top = TOP + lanes.length * laneHeight;
+      const y = top + laneHeight - LANE_HEIGHT / 2;
+      lanes.push({ key, top, height: laneHeight, y, labelY: labelsAbove ? top + LABEL_ROW - 2 : y + 4 });
     }
   }
 
+  if (labelsAbove) labelWidth = 0;
   const x0 = labelWidth + 16;
   const plot = Math.max(width - x0 - 24, 120);
   const steps = sorted.slice(1).map((entry, i) => Math.max(0, startOf(entry) - startOf(sorted[i])));
@@ -141,7 +150,9 @@ export function layoutTimeline(entries, { width = 900, labelWidth = 150 } = {}) 
     for (let i = 0; i <= steps.length; i++) {
       if (i < steps.length && steps[i] <= BREAK_MS) continue;
       const from = startOf(sorted[segmentStart]) - t0;
-      const to = (i < steps.length ? startOf(sorted[i]) : endOf(sorted[i])) - t0;
+      // The last stretch is labelled to the right edge, so a short run's axis reads across the whole width.
+      const edge = startOf(sorted[i]) + Math.min((x0 + plot - xs[i]) / scale, BREAK_MS);
+      const to = (i < steps.length ? startOf(sorted[i]) : Math.max(endOf(sorted[i]), edge)) - t0;
       for (let offset = Math.ceil(from / step) * step; offset <= to; offset += step) {
         const x = xAt(t0 + offset);
         if (x - lastX < 60) continue;
@@ -155,9 +166,10 @@ export function layoutTimeline(entries, { width = 900, labelWidth = 150 } = {}) 
   const right = Math.max(...marks.map((m) => m.xEnd), x0) + 24;
   return {
     width: Math.max(width, Math.ceil(right)),
-    height: TOP + lanes.length * LANE_HEIGHT + AXIS,
-    axisY: TOP + lanes.length * LANE_HEIGHT,
+    height: TOP + lanes.length * laneHeight + AXIS,
+    axisY: TOP + lanes.length * laneHeight,
     labelWidth,
+    labelsAbove,
     lanes,
     marks,
     gaps,

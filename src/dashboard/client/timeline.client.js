@@ -1,12 +1,12 @@
 // Served as /assets/timeline.client.js. Draws the session timeline as inline SVG (geometry from timeline-layout).
 import { clock, duration, replace, s } from "./dom.client.js";
-import { OUTCOME_LABELS, outcomeClass } from "./outcomes.client.js";
+import { outcomeClass, outcomeLabel } from "./outcomes.client.js";
 import { layoutTimeline } from "./timeline-layout.client.js";
 
 const shorten = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 function markTitle(mark) {
-  const outcome = mark.outcome ? (OUTCOME_LABELS[mark.outcome] ?? mark.outcome) : "no verdict";
+  const outcome = mark.outcome ? outcomeLabel(mark.outcome) : "no verdict";
   return `#${mark.seq} ${mark.key} · ${outcome} · HTTP ${mark.status} · ${clock(mark.time)}`;
 }
 
@@ -19,22 +19,30 @@ function gapTitle(gap) {
 /**
  * Renders `entries` into `container`; `onSelect(seq)` runs when a mark is clicked or activated with the keyboard.
  * `selected` is the seq to ring, if any.
+ * @param {HTMLElement} container
+ * @param {object[]} entries
+ * @param {{ onSelect?: (seq: number) => void, selected?: number }} [options]
  */
 export function renderTimeline(container, entries, { onSelect, selected } = {}) {
-  const layout = layoutTimeline(entries, { width: Math.max(container.clientWidth, 320), labelWidth: container.clientWidth < 560 ? 100 : 160 });
+  // Narrow screens put each lane's label above it, in full, and give the time axis the whole width.
+  const narrow = container.clientWidth < 560;
+  const layout = layoutTimeline(entries, { width: Math.max(container.clientWidth, 280), labelWidth: 160, labelsAbove: narrow });
+  // A group, not an image: its marks are buttons, and an image's children are presentational (WCAG 4.1.2).
   const svg = s("svg", {
     class: "timeline-svg",
     width: layout.width,
     height: layout.height,
     viewBox: `0 0 ${layout.width} ${layout.height}`,
-    role: "img",
+    role: "group",
     "aria-label": `Timeline of ${entries.length} exchanges in ${layout.lanes.length} lanes; ${layout.gaps.filter((g) => g.tooSoon).length} retries came too soon`,
   });
 
   layout.lanes.forEach((lane, i) => {
     svg.append(
-      s("rect", { class: i % 2 ? "lane-bg odd" : "lane-bg", x: 0, y: lane.y - 17, width: layout.width, height: 34 }),
-      s("text", { class: "lane-label", x: layout.labelWidth, y: lane.y + 4, "text-anchor": "end" }, shorten(lane.key, layout.labelWidth < 120 ? 13 : 22), s("title", { text: lane.key })),
+      s("rect", { class: i % 2 ? "lane-bg odd" : "lane-bg", x: 0, y: lane.top, width: layout.width, height: lane.height }),
+      layout.labelsAbove
+        ? s("text", { class: "lane-label", x: 8, y: lane.labelY, "text-anchor": "start", text: lane.key })
+        : s("text", { class: "lane-label", x: layout.labelWidth, y: lane.labelY, "text-anchor": "end" }, shorten(lane.key, 22), s("title", { text: lane.key })),
     );
   });
   svg.append(s("line", { class: "axis", x1: layout.labelWidth + 8, x2: layout.width, y1: layout.axisY, y2: layout.axisY }));
