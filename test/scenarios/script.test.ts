@@ -147,9 +147,9 @@ test("a script rule with an out-of-range fault field is refused with 400 naming 
   assert.equal(error.issues[0]?.path, "params.rules.0.fault.status");
 });
 
-test("a script rule with a misspelt match key is refused with 400 naming the match", async () => {
+test("a script rule with a misspelt match key is refused with 400 naming the key", async () => {
   const error = await validationIssues({ rules: [{ match: { method: "tools/call", nht: 1 }, fault: { kind: "tool_error" } }] });
-  assert.equal(error.issues[0]?.path, "params.rules.0.match");
+  assert.equal(error.issues[0]?.path, "params.rules.0.match.nht");
   assert.equal(error.issues[0]?.rule, "unrecognized_keys");
 });
 
