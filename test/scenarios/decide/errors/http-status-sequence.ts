@@ -14,7 +14,7 @@ export default cases("errors.http_status_sequence", [
   {
     name: "every POST counts, tools/list and notifications too, by default",
     params: { statusCodes: [200, 200, 500] },
-    steps: [{ request: method("initialize") }, { request: method("notifications/initialized", { kind: "notification" }) }, { request: method("tools/list"), fault: { kind: "http_status", status: 500, body: "empty" } }],
+    steps: [{ request: method("initialize"), fault: undefined }, { request: method("notifications/initialized", { kind: "notification" }), fault: undefined }, { request: method("tools/list"), fault: { kind: "http_status", status: 500, body: "empty" } }],
   },
   {
     name: "countMethods counts and faults only those methods",
