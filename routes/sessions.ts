@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ApiError, invalidRequest, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
-import { issuesFromZod } from "../src/classify/input.ts";
+import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
 import { readCapped } from "../src/read-body.ts";
 import type { SessionView } from "../src/session/session-object.ts";
 import { createSession, indexStub, mcpUrl, sessionStub } from "../src/session/access.ts";

@@ -2,6 +2,9 @@ import type { z } from "zod";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { issuesFromZod, parseJsonText } from "./classify/input.ts";
 
+// One formatter of zod issues for every API answer: the classifier's, which /classify and the CLI use too.
+export { issuesFromZod };
+
 /** One broken rule in a request: where it is, which rule, and a sentence for people. */
 export interface Issue {
   path: string;
