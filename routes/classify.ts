@@ -1,11 +1,9 @@
 import { Hono } from "hono";
-import { ApiError } from "../src/api-error.ts";
+import { ApiError, parseJsonBody, payloadTooLarge } from "../src/api-error.ts";
 import { classify } from "../src/classify/index.ts";
-import { exchangeFromRawHttp, parseClassifyInput, parseJsonText, type InputError } from "../src/classify/input.ts";
-import { readCapped } from "../src/read-body.ts";
+import { exchangeFromRawHttp, parseClassifyInput, type InputError } from "../src/classify/input.ts";
+import { MAX_BODY_BYTES, readCapped } from "../src/read-body.ts";
 
-/** The largest request body accepted, in bytes (1 MiB). */
-export const MAX_BODY_BYTES = 1024 * 1024;
 /** The most exchanges one request may carry (array elements, or JSON-RPC entries of a HAR). */
 export const MAX_EXCHANGES = 100;
 
@@ -24,7 +22,7 @@ classifyRoutes.post("/", async (c) => {
   }
 
   const text = await readCapped(c.req.raw, MAX_BODY_BYTES);
-  if (text === undefined) throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  if (text === undefined) throw payloadTooLarge(MAX_BODY_BYTES);
   const now = Date.now();
 
   if (isHttp) {
@@ -35,9 +33,7 @@ classifyRoutes.post("/", async (c) => {
     return c.json(classify(exchange.value, { now }));
   }
 
-  const json = parseJsonText(text);
-  if (!json.ok) throw inputError(json.error);
-  const input = parseClassifyInput(json.value, { maxExchanges: MAX_EXCHANGES });
+  const input = parseClassifyInput(parseJsonBody(text), { maxExchanges: MAX_EXCHANGES });
   if (!input.ok) throw inputError(input.error);
   switch (input.value.kind) {
     case "single":

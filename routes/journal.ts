@@ -20,7 +20,7 @@ const JournalQuerySchema = z.strictObject({
 export const journalRoutes = new Hono<{ Bindings: Env }>()
   .get("/:id/journal", async (c) => {
     const parsed = JournalQuerySchema.safeParse(c.req.query());
-    if (!parsed.success) throw validationError(parsed.error, "query");
+    if (!parsed.success) throw validationError(parsed.error, ["query"]);
     const q = parsed.data;
     const id = c.req.param("id");
     const filter = { ...(q.method ? { method: q.method } : {}), ...(q.outcome ? { outcome: q.outcome } : {}) };

@@ -1,3 +1,6 @@
+/** The largest request body read, in bytes (1 MiB): MCP requests and /classify. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /**
  * Reads a request body as UTF-8 text, refusing more than `limit` bytes: by the declared Content-Length first, then by
  * counting while reading, since a chunked upload declares none. Undefined when the body is too large.

@@ -96,7 +96,7 @@ test("exits 2 naming the path of an invalid array element", () => {
   const { code, stdout, stderr } = run(["classify", fixture("invalid-element.json")]);
   assert.equal(code, 2);
   assert.equal(stdout, "");
-  assert.match(stderr, /^faultline: invalid input:\n {2}\[1\]\.response\.status: .*\(invalid_type\)\n$/);
+  assert.match(stderr, /^faultline: invalid input:\n {2}1\.response\.status: .*\(invalid_type\)\n$/);
 });
 
 test("exits 2 for invalid JSON", () => {

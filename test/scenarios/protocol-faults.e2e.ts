@@ -1,13 +1,9 @@
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { classify, parseSse, type Outcome } from "../../src/classify/index.ts";
-import { createSession, legacySession, MODERN, postModern, startServer, type TestServer } from "../helpers/server.ts";
+import { createSession, legacySession, MODERN, postModern, useServer } from "../helpers/server.ts";
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(() => server.close());
+const server = useServer();
 
 const LEGACY = "2025-11-25";
 const ECHO = { name: "echo", arguments: { text: "hello" } };

@@ -9,10 +9,12 @@ import { scenarioRoutes } from "../routes/scenarios.ts";
 import { sessionRoutes } from "../routes/sessions.ts";
 import { wellKnownRoutes } from "../routes/well-known.ts";
 
-export { SessionObject } from "./session/session-object.ts";
-export { SessionIndex } from "./session/session-index.ts";
-
-const app = new Hono<{ Bindings: Env }>();
+/**
+ * The HTTP app: every route, the JSON 404 and the one error handler. It imports nothing from `cloudflare:workers`
+ * (the Durable Object classes live in src/worker.ts), so routes that need no Durable Object run in plain Node
+ * through `app.request(url, init, env)`.
+ */
+export const app = new Hono<{ Bindings: Env }>();
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.route("/classify", classifyRoutes);
@@ -30,5 +32,3 @@ app.onError((err, c) => {
   console.error("unhandled error", err);
   return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
 });
-
-export default app;
