@@ -6,8 +6,8 @@ export type HeaderMap = ReadonlyMap<string, string>;
 export function headerMap(input: unknown): HeaderMap {
   const map = new Map<string, string>();
   if (!isRecord(input)) return map;
-  for (const [name, raw] of Object.entries(input)) {
-    const value = headerValue(raw);
+  for (const name of Object.keys(input)) {
+    const value = headerValue(input[name]);
     if (value === undefined) continue;
     const key = name.toLowerCase();
     const previous = map.get(key);
@@ -29,7 +29,8 @@ function headerValue(raw: unknown): string | undefined {
 /** The media type of a Content-Type value, lower-cased and without parameters. */
 export function mediaType(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
-  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  const semicolon = contentType.indexOf(";");
+  const type = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
   return type === "" ? undefined : type;
 }
 

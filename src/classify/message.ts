@@ -32,7 +32,8 @@ export function fromMessage(run: Run, message: unknown): Verdict {
     });
   }
   const result = classifyResult(envelope.result, { version, versionSource: run.source, request, findings });
-  const extra = { ...result.details, id: envelope.id };
+  const extra = result.details;
+  extra.id = envelope.id;
   switch (result.outcome) {
     case "TOOL_SUCCESS":
       return verdict(run, "TOOL_SUCCESS", advice("none", "The request succeeded."), extra);
