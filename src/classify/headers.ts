@@ -3,9 +3,11 @@ import { isRecord } from "./json.ts";
 /** Header names lower-cased; repeated names (differing only in case) joined with ", " as HTTP does. */
 export type HeaderMap = ReadonlyMap<string, string>;
 
+const NO_HEADERS: HeaderMap = new Map();
+
 export function headerMap(input: unknown): HeaderMap {
+  if (!isRecord(input)) return NO_HEADERS;
   const map = new Map<string, string>();
-  if (!isRecord(input)) return map;
   for (const name of Object.keys(input)) {
     const value = headerValue(input[name]);
     if (value === undefined) continue;

@@ -52,10 +52,11 @@ export function assemble(outcome: Outcome, status: number | undefined, code: num
   return out;
 }
 
-/** The response's id as a verdict detail, when it is a usable id or null. */
-export function responseId(message: unknown): Record<string, unknown> {
-  if (!isRecord(message)) return {};
-  const id = message.id;
-  return isRequestId(id) || id === null || (typeof id === "number" && Number.isFinite(id)) ? { id } : {};
+/** The response's id as the verdict's `id` detail: a usable id or null, else undefined (left out). */
+export function responseId(message: unknown): string | number | null | undefined {
+  return isRecord(message) ? usableId(message.id) : undefined;
 }
 
+export function usableId(id: unknown): string | number | null | undefined {
+  return isRequestId(id) || id === null || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
+}
