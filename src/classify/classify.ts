@@ -3,7 +3,7 @@ import type { DecodedBody } from "./body.ts";
 import { ExchangeSchema, surelyExchange } from "./exchange.ts";
 import type { ClassifyOptions, Exchange } from "./exchange.ts";
 import { Findings, SpecRef, finding } from "./findings.ts";
-import { headerMap } from "./headers.ts";
+import { headerMap, isJsonMediaType, mediaType } from "./headers.ts";
 import { isRecord, show } from "./json.ts";
 import { fromMessage } from "./message.ts";
 import { readRequest } from "./request.ts";
@@ -120,16 +120,18 @@ function answered(run: Run): Verdict {
     findings.info("EXPECTED_ID_UNKNOWN", "No expected id is known (no exchange.expectedId and no request body id); any valid response id is accepted.");
   }
   if (decoded.transport === "empty") {
+    const noResponse = advice("investigate", "The server did not send a JSON-RPC response; find out whether the call ran before sending it again.");
     if (status === 202) {
       findings.error(
         "ACCEPTED_WITHOUT_RESPONSE",
         "The server answered a request with 202 and no body; a request MUST be answered with application/json or text/event-stream. The call may have run, so do not replay it blindly.",
         isModern(run.version) ? SpecRef.s26Sending : SpecRef.s1125Sending,
       );
-    } else {
-      findings.error("RESPONSE_MISSING", `The ${status} response to a request has an empty body; it MUST carry the JSON-RPC response.`, SpecRef.s26Sending);
+      return verdict(run, "INVALID_ENVELOPE", noResponse);
     }
-    return verdict(run, "INVALID_ENVELOPE", advice("investigate", "The server did not send a JSON-RPC response; find out whether the call ran before sending it again."));
+    findings.error("RESPONSE_MISSING", `The ${status} response to a request has an empty body; it MUST carry the JSON-RPC response.`, SpecRef.s26Sending);
+    // An empty body declared as JSON fails JSON.parse, so clients see malformed JSON (the seed's verdict).
+    return verdict(run, isJsonMediaType(mediaType(run.headers.get("content-type"))) ? "MALFORMED_JSON" : "INVALID_ENVELOPE", noResponse);
   }
   if (decoded.transport === "sse") return fromStream(run);
   if (decoded.kind === "malformed") {

@@ -3,6 +3,7 @@ export { classify } from "./classify.ts";
 export { ExchangeSchema, HeadersSchema, BodySchema } from "./exchange.ts";
 export type { Exchange, ClassifyOptions, Headers } from "./exchange.ts";
 export {
+  CLASSIFIER_VERSION,
   VerdictSchema,
   OutcomeSchema,
   LayerSchema,

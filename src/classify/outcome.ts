@@ -1,10 +1,10 @@
 import type { Finding, Layer, Outcome, RetryAdvice, Verdict } from "./verdict.ts";
 
-/** The layer each outcome belongs to; INVALID_TOOL_RESULT counts as application, where results are read. */
+/** The layer each outcome belongs to; INVALID_TOOL_RESULT is protocol: the result broke the protocol's schema. */
 export const OUTCOME_LAYER: Readonly<Record<Outcome, Layer>> = {
   TOOL_SUCCESS: "application",
   TOOL_ERROR: "application",
-  INVALID_TOOL_RESULT: "application",
+  INVALID_TOOL_RESULT: "protocol",
   INPUT_REQUIRED: "interaction",
   JSONRPC_ERROR: "protocol",
   MALFORMED_JSON: "protocol",

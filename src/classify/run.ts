@@ -6,6 +6,7 @@ import { OUTCOME_LAYER } from "./outcome.ts";
 import type { RequestInfo } from "./request.ts";
 import type { StreamAnalysis } from "./stream.ts";
 import { streamDetails } from "./stream.ts";
+import { CLASSIFIER_VERSION } from "./verdict.ts";
 import type { Finding, Outcome, ProtocolVersion, RetryAdvice, Verdict } from "./verdict.ts";
 import type { VersionSource } from "./version.ts";
 
@@ -40,7 +41,8 @@ export function verdict(run: Run, outcome: Outcome, retry: RetryAdvice, extra?: 
 }
 
 /**
- * A verdict's fixed part, keys in a stable order (outcome, layer, status, code, retry, findings).
+ * A verdict's fixed part, keys in a stable order (outcome, layer, status, code, retry, findings,
+ * classifierVersion).
  * Built by assignment rather than spreads: this runs once per classification.
  */
 export function assemble(outcome: Outcome, status: number | undefined, code: number | undefined, retry: RetryAdvice, findings: Finding[]): Verdict {
@@ -49,6 +51,7 @@ export function assemble(outcome: Outcome, status: number | undefined, code: num
   if (code !== undefined) out.code = code;
   out.retry = retry;
   out.findings = findings;
+  out.classifierVersion = CLASSIFIER_VERSION;
   return out;
 }
 

@@ -21,7 +21,7 @@ test("every outcome maps to the layer the issue pins", () => {
     INPUT_REQUIRED: "interaction",
     TOOL_SUCCESS: "application",
     TOOL_ERROR: "application",
-    INVALID_TOOL_RESULT: "application",
+    INVALID_TOOL_RESULT: "protocol",
   };
   assert.deepEqual(Object.keys(OUTCOME_LAYER).sort(), [...OutcomeSchema.options].sort());
   assert.deepEqual(OUTCOME_LAYER, pinned);
