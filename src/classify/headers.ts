@@ -28,12 +28,24 @@ function headerValue(raw: unknown): string | undefined {
   return undefined;
 }
 
+// Servers send a handful of distinct Content-Type values; remembering the last few spares a
+// slice, trim and lower-casing per response. Bounded, and a pure function of its key.
+const MEDIA_TYPES = new Map<string, string | undefined>();
+const MEDIA_TYPES_MAX = 32;
+
 /** The media type of a Content-Type value, lower-cased and without parameters. */
 export function mediaType(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
+  const known = MEDIA_TYPES.get(contentType);
+  if (known !== undefined || MEDIA_TYPES.has(contentType)) return known;
   const semicolon = contentType.indexOf(";");
-  const type = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-  return type === "" ? undefined : type;
+  const raw = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  const type = raw === "" ? undefined : raw;
+  if (contentType.length <= 200) {
+    if (MEDIA_TYPES.size >= MEDIA_TYPES_MAX) MEDIA_TYPES.clear();
+    MEDIA_TYPES.set(contentType, type);
+  }
+  return type;
 }
 
 export function isJsonMediaType(type: string | undefined): boolean {
