@@ -8,7 +8,7 @@ import {
   parseClassifyInput,
   parseExchangeInput,
   parseJsonText,
-} from "../../src/classify/input.ts";
+} from "../../src/classify/index.ts";
 
 const result = { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "ok" }] } };
 
