@@ -23,10 +23,11 @@ export async function runCommand(args: string[]): Promise<number> {
   for (const { scenario, reason } of skipped) process.stdout.write(`skipped ${scenario}: ${reason}\n`);
 
   const table = progressTable(scenarios.map((s) => s.id));
-  process.stdout.write(table.header());
   const runs: ScenarioRun[] = [];
   for (const choice of scenarios) {
     const run = await runScenario(api, choice, options);
+    // The header waits for the first row, so that an error before it is not printed under an empty table.
+    if (runs.length === 0) process.stdout.write(table.header());
     runs.push(run);
     process.stdout.write(table.row(run));
   }

@@ -25,9 +25,9 @@ function attributes(attrs: Attributes): string {
     .join("");
 }
 
-/** An element with escaped attributes and already-rendered children (or none: a self-closing tag). */
+/** An element with escaped attributes and already-rendered child elements (or none: a self-closing tag), a line each. */
 export function element(name: string, attrs: Attributes, children: readonly string[] = []): string {
-  return children.length === 0 ? `<${name}${attributes(attrs)}/>` : `<${name}${attributes(attrs)}>${children.join("")}</${name}>`;
+  return children.length === 0 ? `<${name}${attributes(attrs)}/>` : `<${name}${attributes(attrs)}>\n${children.join("\n")}\n</${name}>`;
 }
 
 /** An element whose content is escaped text. */
