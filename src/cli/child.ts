@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { UsageError } from "./errors.ts";
+import { Interrupted, systemReason, UsageError } from "./errors.ts";
 
 /** How the client command ended. */
 export interface ChildOutcome {
@@ -16,6 +16,8 @@ const KILL_GRACE_MS = 2_000;
 /**
  * Runs `command` (no shell) with `env` added to this process's environment, in a process group of its own so that
  * a timeout ends everything it started; its output goes to stderr, keeping stdout for the results table.
+ * Being in its own group, the command does not get the Ctrl-C or CI cancel meant for faultline: a SIGINT or SIGTERM
+ * to faultline is passed on to the group, and the run then ends with an error once the command has gone.
  */
 export function runChild(command: readonly string[], env: Record<string, string>, timeoutMs: number): Promise<ChildOutcome> {
   const [file, ...args] = command;
@@ -23,6 +25,7 @@ export function runChild(command: readonly string[], env: Record<string, string>
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { env: { ...process.env, ...env }, stdio: ["ignore", 2, 2], detached: true });
     let timedOut = false;
+    let interrupted: NodeJS.Signals | undefined;
     let grace: NodeJS.Timeout | undefined;
     const killGroup = (signal: NodeJS.Signals) => {
       try {
@@ -31,22 +34,34 @@ export function runChild(command: readonly string[], env: Record<string, string>
         // the group is already gone
       }
     };
+    const stop = () => {
+      killGroup("SIGTERM");
+      grace ??= setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
+    };
     const deadline = setTimeout(() => {
       timedOut = true;
-      killGroup("SIGTERM");
-      grace = setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
+      stop();
     }, timeoutMs);
-    child.once("error", (error) => {
-      clearTimeout(deadline);
-      const code = "code" in error ? String(error.code) : error.message;
-      reject(new UsageError(`cannot run ${JSON.stringify(file)}: ${code}`));
-    });
-    child.once("exit", (exitCode, signal) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      interrupted = signal;
+      stop();
+    };
+    process.on("SIGINT", onSignal).on("SIGTERM", onSignal);
+    const done = () => {
       clearTimeout(deadline);
       clearTimeout(grace);
+      process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+    };
+    child.once("error", (error) => {
+      done();
+      reject(new UsageError(`cannot run ${JSON.stringify(file)}: ${systemReason(error)}`));
+    });
+    child.once("exit", (exitCode, signal) => {
+      done();
       // What the client started and left behind (a helper process, a browser) goes with it.
       killGroup("SIGKILL");
-      resolve({ exitCode, signal, timedOut });
+      if (interrupted) reject(new Interrupted(`interrupted by ${interrupted}: the client command was stopped`));
+      else resolve({ exitCode, signal, timedOut });
     });
   });
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 // Not yet on the classifier's public surface (src/classify/index.ts): the input adapters.
 import { exchangeFromRawHttp, looksLikeRawHttp, parseClassifyInput, parseJsonText, type ClassifyInput, type InputError } from "../classify/input.ts";
-import { UsageError } from "./errors.ts";
+import { systemReason, UsageError } from "./errors.ts";
 
 /** The options that describe the request behind a raw HTTP response (JSON input carries them itself). */
 export interface RawHttpOptions {
@@ -21,8 +21,7 @@ export function readInput(file: string | undefined, stdinIsTTY: boolean | undefi
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
-    const reason = error instanceof Error && "code" in error ? String(error.code) : String(error);
-    throw new UsageError(`cannot read ${path === 0 ? "stdin" : path}: ${reason}`);
+    throw new UsageError(`cannot read ${path === 0 ? "stdin" : path}: ${systemReason(error)}`);
   }
 }
 

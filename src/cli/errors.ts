@@ -16,5 +16,14 @@ export class UsageError extends CliError {}
 /** The Faultline server could not be reached, or refused or failed a request the CLI had to make. */
 export class ServerError extends CliError {}
 
+/** faultline itself got SIGINT or SIGTERM (Ctrl-C, a cancelled CI job) and stopped early. */
+export class Interrupted extends CliError {}
+
 /** The exit statuses every command shares. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** The short reason of a failed system call (ENOENT, EACCES…), or the error's message when it has no code. */
+export function systemReason(error: unknown): string {
+  if (error instanceof Error) return "code" in error ? String(error.code) : error.message;
+  return String(error);
+}

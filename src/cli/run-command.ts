@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { allScenarios, type Skipped } from "./all-scenarios.ts";
 import { FaultlineApi } from "./api.ts";
 import { runChild } from "./child.ts";
-import { EXIT, UsageError } from "./errors.ts";
+import { EXIT, systemReason, UsageError } from "./errors.ts";
 import { junitReport } from "./junit.ts";
 import { markdownReport } from "./markdown.ts";
 import { parseRunArgs, RUN_USAGE, type RunOptions, type ScenarioChoice } from "./run-args.ts";
@@ -16,6 +16,8 @@ export async function runCommand(args: string[]): Promise<number> {
     process.stdout.write(RUN_USAGE);
     return EXIT.ok;
   }
+  // A report path that cannot be written fails now, not after the whole run.
+  for (const [path, option] of [[options.junit, "--junit"], [options.markdown, "--markdown"]] as const) if (path !== undefined) write(path, "", option);
   const api = new FaultlineApi(options.server, process.env.FAULTLINE_ADMIN_TOKEN);
   let scenarios = options.scenarios;
   let skipped: Skipped[] = [];
@@ -58,7 +60,6 @@ function write(path: string, text: string, option: string): void {
   try {
     writeFileSync(path, text);
   } catch (error) {
-    const reason = error instanceof Error && "code" in error ? String(error.code) : String(error);
-    throw new UsageError(`${option}: cannot write ${path}: ${reason}`);
+    throw new UsageError(`${option}: cannot write ${path}: ${systemReason(error)}`);
   }
 }

@@ -61,17 +61,21 @@ export function useBuiltCli() {
       const result = spawnSync(node, [file(), ...args], { ...options(env), input, encoding: "utf8" });
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };
     },
-    /** Runs it without blocking the test's event loop (needed while an in-process server answers it). */
-    runAsync(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-      return new Promise((resolve, reject) => {
-        const child = spawn(node, [file(), ...args], { ...options(env), stdio: ["ignore", "pipe", "pipe"] });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    /** Starts it without blocking the test's event loop (needed while an in-process server answers it). */
+    start(args: string[], env: Record<string, string> = {}) {
+      const child = spawn(node, [file(), ...args], { ...options(env), stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const result = new Promise<CliResult>((resolve, reject) => {
         child.once("error", reject);
         child.once("close", (code) => resolve({ code, stdout, stderr }));
       });
+      return { child, result };
+    },
+    runAsync(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+      return this.start(args, env).result;
     },
   };
 }

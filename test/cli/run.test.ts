@@ -80,12 +80,32 @@ test("kills a client's whole process group at --timeout and fails the scenario",
   const [clientRun] = testcases(childrenNamed(junit, "testsuite")[0]!);
   assert.match(clientRun?.failure?.attributes.message ?? "", /the command was still running after 10 s \(--timeout\) and was killed/);
   assert.ok(existsSync(pidFile), "the client started its helper");
-  const helper = Number(readFileSync(pidFile, "utf8"));
-  for (let tries = 0; isRunning(helper); tries++) {
-    assert.ok(tries < 100, `the client's helper process ${helper} outlived the run`);
+  await assertGone(JSON.parse(readFileSync(pidFile, "utf8")).pid);
+});
+
+test("on SIGINT stops the client's process group, deletes the session and exits 2", async () => {
+  const pidFile = join(cli.dir, "interrupted.pid");
+  const { child, result } = cli.start(["run", "--server", server.url, "--scenario", "baseline", "--", ...client("hangs")], { HANGS_PID_FILE: pidFile });
+  for (let tries = 0; !existsSync(pidFile); tries++) {
+    assert.ok(tries < 600, "the hanging client never started");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  child.kill("SIGINT");
+  const { code, stderr } = await result;
+  assert.equal(code, 2);
+  assert.match(stderr, /faultline: interrupted by SIGINT: the client command was stopped/);
+  const { pid, session } = JSON.parse(readFileSync(pidFile, "utf8"));
+  await assertGone(pid);
+  assert.equal((await fetch(`${server.url}/api/sessions/${session}`)).status, 404);
 });
+
+/** Waits for a process to be gone; fails if it is still there after many polls. */
+async function assertGone(pid: number) {
+  for (let tries = 0; isRunning(pid); tries++) {
+    assert.ok(tries < 100, `process ${pid} outlived the run`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Whether a process is alive (a zombie waiting to be reaped is not). */
 function isRunning(pid: number): boolean {
@@ -175,6 +195,8 @@ test("exits 2 for usage errors, naming the option", async () => {
     [["run", "--server", server.url, "--scenario", "baseline", "--timeout", "0", "--", "true"], /--timeout: must be a number of seconds above 0/],
     [["run", "--server", "localhost:8787", "--scenario", "baseline", "--", "true"], /--server: must be an http or https URL/],
     [["run", "--server", server.url, "--scenario", "baseline", "--", "./no-such-client"], /cannot run "\.\/no-such-client": ENOENT/],
+    [["run", "--server", server.url, "--scenario", "baseline", "--junit", "no/such/dir/junit.xml", "--", "true"], /--junit: cannot write no\/such\/dir\/junit\.xml: ENOENT/],
+    [["run", "--server", server.url, "--scenario", "baseline", "--markdown", "no/such/dir/s.md", "--", "true"], /--markdown: cannot write no\/such\/dir\/s\.md: ENOENT/],
   ];
   for (const [args, message] of cases) {
     const { code, stderr } = await cli.runAsync(args);

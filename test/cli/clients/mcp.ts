@@ -7,7 +7,7 @@ const VERSION = "2026-07-28";
 
 /** POSTs one JSON-RPC request with the headers and _meta 2026-07-28 asks for. */
 export function post(id: number, method: string, params: Record<string, unknown> = {}): Promise<Response> {
-  const name = typeof params.name === "string" ? { "mcp-name": params.name } : {};
+  const name: Record<string, string> = typeof params.name === "string" ? { "mcp-name": params.name } : {};
   const _meta = {
     "io.modelcontextprotocol/protocolVersion": VERSION,
     "io.modelcontextprotocol/clientCapabilities": {},
