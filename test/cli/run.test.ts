@@ -83,7 +83,8 @@ test("kills a client's whole process group at --timeout and fails the scenario",
   await assertGone(JSON.parse(readFileSync(pidFile, "utf8")).pid);
 });
 
-test("on SIGINT stops the client's process group, deletes the session and exits 2", async () => {
+// The timeout guards against hanging when the rule breaks (an orphaned client keeps the CLI's stderr open).
+test("on SIGINT stops the client's process group, deletes the session and exits 2", { timeout: 300_000 }, async () => {
   const pidFile = join(cli.dir, "interrupted.pid");
   const { child, result } = cli.start(["run", "--server", server.url, "--scenario", "baseline", "--", ...client("hangs")], { HANGS_PID_FILE: pidFile });
   for (let tries = 0; !existsSync(pidFile); tries++) {
@@ -199,9 +200,10 @@ test("exits 2 for usage errors, naming the option", async () => {
     [["run", "--server", server.url, "--scenario", "baseline", "--markdown", "no/such/dir/s.md", "--", "true"], /--markdown: cannot write no\/such\/dir\/s\.md: ENOENT/],
   ];
   for (const [args, message] of cases) {
-    const { code, stderr } = await cli.runAsync(args);
+    const { code, stdout, stderr } = await cli.runAsync(args);
     assert.equal(code, 2, args.join(" "));
     assert.match(stderr, message);
+    assert.equal(stdout, "", "nothing ran: the mistake is caught before the first scenario ends");
   }
 });
 
