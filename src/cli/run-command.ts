@@ -49,7 +49,7 @@ async function runScenario(api: FaultlineApi, choice: ScenarioChoice, options: R
     const durationMs = performance.now() - started;
     const [reached, checks] = await Promise.all([api.journalHasEntries(session.id), api.checks(session.id)]);
     if (options.keep) process.stderr.write(`faultline: kept session ${session.id} (${choice.id}): ${session.mcpUrl}\n`);
-    return { scenario: choice.id, params: choice.params, sessionId: session.id, mcpUrl: session.mcpUrl, kept: options.keep, timeoutMs: options.timeoutMs, durationMs, child, reached, checks };
+    return { scenario: choice.id, params: choice.params, sessionId: session.id, mcpUrl: session.mcpUrl, timeoutMs: options.timeoutMs, durationMs, child, reached, checks };
   } finally {
     if (!options.keep) await api.deleteSession(session.id);
   }

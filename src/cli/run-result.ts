@@ -7,8 +7,6 @@ export interface ScenarioRun {
   params: Record<string, unknown>;
   sessionId: string;
   mcpUrl: string;
-  /** Whether the session was kept (--keep) rather than deleted. */
-  kept: boolean;
   timeoutMs: number;
   durationMs: number;
   child: ChildOutcome;

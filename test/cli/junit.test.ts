@@ -15,7 +15,6 @@ function runWith(checks: ScenarioRun["checks"], overrides: Partial<ScenarioRun> 
     params: { text: TRICKY },
     sessionId: "abc",
     mcpUrl: "http://127.0.0.1:1/s/abc/mcp",
-    kept: false,
     timeoutMs: 60_000,
     durationMs: 1234,
     child: { exitCode: 0, signal: null, timedOut: false },

@@ -14,6 +14,8 @@ const server = useServer();
 const cli = useBuiltCli();
 const client = (name: string) => [process.execPath, fileURLToPath(new URL(`clients/${name}.ts`, import.meta.url))];
 const SEQUENCE = 'errors.http_status_sequence={"statusCodes":[503,503,200],"retryAfter":1}';
+// For the client that retries at once: a wait so long that no machine load makes its retries look patient.
+const LONG_SEQUENCE = 'errors.http_status_sequence={"statusCodes":[503,503,200],"retryAfter":30}';
 
 function run(args: string[], command: string[], env: Record<string, string> = {}) {
   return cli.runAsync(["run", "--server", server.url, ...args, "--", ...command], env);
@@ -53,12 +55,12 @@ test("exits 0 for a client that waits as Retry-After asks, with passing test cas
 });
 
 test("exits 1 for a client that retries before Retry-After, with the check's message and evidence in a <failure>", async () => {
-  const { code, stdout, junit } = await runJunit(["--scenario", SEQUENCE], client("retries-too-soon"));
+  const { code, stdout, junit } = await runJunit(["--scenario", LONG_SEQUENCE], client("retries-too-soon"));
   assert.equal(code, 1);
   assert.match(stdout, /^errors\.http_status_sequence +exit 0 +\d+ +[1-9]\d* +\d+ +\d+ +FAIL$/m);
   assert.equal(junit.attributes.failures, childrenNamed(junit, "testsuite")[0]?.attributes.failures);
   const honoured = testcases(childrenNamed(junit, "testsuite")[0]!).find((c) => c.name === "http-retry-after-honoured");
-  assert.match(honoured?.failure?.attributes.message ?? "", /^Retried \d+ ms after a 503 to tools\/call echo that asked for Retry-After: 1 s/);
+  assert.match(honoured?.failure?.attributes.message ?? "", /^Retried \d+ ms after a 503 to tools\/call echo that asked for Retry-After: 30 s/);
   assert.match(honoured?.failure?.text ?? "", /\nEvidence: journal entries \d+(, \d+)+$/);
 });
 
@@ -151,7 +153,7 @@ test("deletes each session after its run, and keeps it with --keep", async () =>
 
 test("writes a Markdown summary with a table per scenario and a line per check", async () => {
   const file = join(cli.dir, "summary.md");
-  const { code } = await run(["--scenario", SEQUENCE, "--scenario", "baseline", "--markdown", file], client("retries-too-soon"));
+  const { code } = await run(["--scenario", LONG_SEQUENCE, "--scenario", "baseline", "--markdown", file], client("retries-too-soon"));
   assert.equal(code, 1);
   const markdown = readFileSync(file, "utf8");
   assert.match(markdown, /^\| `errors\.http_status_sequence` \| \*\*FAIL\*\* \| exit 0 \|/m);
