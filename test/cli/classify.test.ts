@@ -1,15 +1,22 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { nodeVersion, useBuiltCli } from "./built-cli.ts";
 
-const cli = fileURLToPath(new URL("../bin/faultline.ts", import.meta.url));
-const fixture = (name: string) => fileURLToPath(new URL(`fixtures/classify/${name}`, import.meta.url));
+// `faultline classify` as users run it: the built file, outside the checkout, on the system's node (20 here).
+const cli = useBuiltCli();
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/classify/${name}`, import.meta.url));
+const run = (args: string[], input?: string, env?: Record<string, string>) => cli.run(args, input, env);
 
-function run(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [cli, ...args], { input: input ?? "", encoding: "utf8" });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+test("runs as one built file outside the checkout on the system's node", (t) => {
+  t.diagnostic(`node ${nodeVersion(cli.node)} at ${cli.node}, CLI at ${cli.file}`);
+  assert.ok(!cli.file.startsWith(fileURLToPath(new URL("../..", import.meta.url))));
+  const { code, stdout } = run(["--help"]);
+  assert.equal(code, 0);
+  assert.match(stdout, /^Usage: faultline <command>/);
+  assert.match(stdout, /^ {2}classify /m);
+  assert.match(stdout, /^ {2}run /m);
+});
 
 test("prints usage with --help and exits 0", () => {
   const { code, stdout } = run(["classify", "--help"]);
@@ -30,7 +37,8 @@ test("exits 1 and summarises outcome, layer, status, retry and findings for a 50
   const [head, retry, ...findings] = stdout.trimEnd().split("\n");
   assert.equal(head, "HTTP_ERROR  layer=transport  status=503");
   assert.match(retry ?? "", /^ {2}retry: conditional after 2000 ms: /);
-  for (const line of findings) assert.match(line, /^ {2}(error|warning|info) +\S+: /);
+  // Continuation lines of a wrapped reason or message are indented further.
+  for (const line of findings.filter((line) => !line.startsWith("    "))) assert.match(line, /^ {2}(error|warning|info) +\S+: /);
 });
 
 test("prints the verdict as JSON with --json", () => {
@@ -117,10 +125,62 @@ test("exits 2 naming --expected-id when it is empty", () => {
   assert.match(stderr, /--expected-id: must not be empty/);
 });
 
-test("exits 2 when raw-HTTP options are given with JSON input", () => {
-  const { code, stderr } = run(["classify", "--expected-id", "1", fixture("exchange-flat.json")]);
+test("exits 2 when raw-HTTP options are given with JSON input, in grammatical English", () => {
+  const one = run(["classify", "--expected-id", "1", fixture("exchange-flat.json")]);
+  assert.equal(one.code, 2);
+  assert.match(one.stderr, /--expected-id applies only to a raw HTTP response/);
+  const two = run(["classify", "--expected-id", "1", "--method", "tools/list", fixture("exchange-flat.json")]);
+  assert.equal(two.code, 2);
+  assert.match(two.stderr, /--expected-id, --method apply only to a raw HTTP response/);
+});
+
+test("shows a tool error's own text in the summary", () => {
+  const { code, stdout } = run(["classify", fixture("tool-error.http")]);
+  assert.equal(code, 1);
+  assert.match(stdout, /^TOOL_ERROR {2}layer=application {2}status=200\n {2}tool error: City not found: Atlantis\n/);
+});
+
+test("lists findings by severity: errors, then warnings, then infos", () => {
+  // The classifier finds HTTP_ERROR_BODY (info) before RETRY_AFTER_INVALID (warning) here.
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "x" } });
+  const input = JSON.stringify({ status: 503, headers: { "retry-after": "soon", "content-type": "application/json" }, body, expectedId: 1 });
+  const json = JSON.parse(run(["classify", "--json"], input).stdout);
+  assert.deepEqual(json.findings.map((f: { severity: string }) => f.severity), ["info", "warning"]);
+  const { stdout } = run(["classify"], input);
+  const severities = stdout.split("\n").flatMap((line) => /^ {2}(error|warning|info) /.exec(line)?.[1] ?? []);
+  assert.deepEqual(severities, ["warning", "info"]);
+});
+
+test("wraps retry reasons and findings to $COLUMNS when stdout is not a terminal, and to 80 columns without it", () => {
+  for (const [columns, width] of [["40", 40], ["", 80]] as const) {
+    const { stdout } = run(["classify", fixture("503.http")], "", { COLUMNS: columns });
+    const lines = stdout.trimEnd().split("\n");
+    assert.ok(lines.length > 3, stdout);
+    for (const line of lines) assert.ok(line.length <= width, `${line.length} > ${width}: ${line}`);
+    // A continuation line is indented under its first line, and nothing of the reason is lost.
+    assert.match(stdout, /\n {4}\S/);
+    const verdict = JSON.parse(run(["classify", "--json", fixture("503.http")]).stdout);
+    assert.ok(stdout.replace(/\s+/g, " ").includes(verdict.retry.reason.replace(/\s+/g, " ")));
+  }
+});
+
+test("says once, under the summaries, that no expected id was known, instead of once per response", () => {
+  const ok = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } });
+  const headers = { "content-type": "application/json" };
+  const input = JSON.stringify([{ status: 200, headers, body: ok(1) }, { status: 200, headers, body: ok(2), expectedId: 2 }, { status: 200, headers, body: ok(3) }]);
+  const { stdout } = run(["classify"], input);
+  assert.doesNotMatch(stdout, /EXPECTED_ID_UNKNOWN/);
+  assert.equal(stdout.match(/no expected JSON-RPC id was known/g)?.length, 1);
+  assert.match(stdout, /for 2 of 3 responses/);
+  const known = run(["classify", "--expected-id", "1", fixture("tool-error.http")]);
+  assert.doesNotMatch(known.stdout, /expected JSON-RPC id/);
+});
+
+test("suggests the raw HTTP form for input that is neither JSON nor starts with HTTP/", () => {
+  const { code, stderr } = run(["classify"], "content-type: application/json\n\n{}");
   assert.equal(code, 2);
-  assert.match(stderr, /--expected-id apply only to a raw HTTP response/);
+  assert.match(stderr, /not valid JSON/);
+  assert.match(stderr, /hint: an HTTP response must be given as `curl -si URL …` prints it, starting with its status line/);
 });
 
 test("exits 2 for a file that does not exist", () => {
@@ -129,8 +189,8 @@ test("exits 2 for a file that does not exist", () => {
   assert.match(stderr, /cannot read .*missing\.json: ENOENT/);
 });
 
-test("exits 2 for an unknown option, an unknown command and a missing command", () => {
-  for (const args of [["classify", "--bogus"], ["judge"], []]) {
+test("exits 2 for an unknown option, an unknown command, a missing command and extra arguments", () => {
+  for (const args of [["classify", "--bogus"], ["judge"], [], ["classify", "a.json", "b.json"]]) {
     const { code, stderr } = run(args);
     assert.equal(code, 2, args.join(" "));
     assert.match(stderr, /Run 'faultline --help' for usage/);
