@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { jsonResponse, perform, withResultType } from "../faults/perform.ts";
+import { publicOrigin } from "../public-origin.ts";
 import { readCapped } from "../read-body.ts";
 import type { RequestFacts } from "../scenario.ts";
 import { BASE_TOOLS } from "./base-tools.ts";
@@ -270,7 +272,7 @@ function performBase(
     stream: false,
     produce,
     headers,
-    origin: new URL(request.url).origin,
+    origin: publicOrigin(request, env),
     keepForResume: (eventId: string, message: Record<string, unknown>) => runtime.keepForResume(eventId, message),
     waitUntil: (promise: Promise<unknown>) => runtime.waitUntil(promise),
   };

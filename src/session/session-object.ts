@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
 import { handleMcp } from "../mcp/endpoint.ts";
 import { DEFAULT_SESSION_ID, defaultSessionRecord, indexStub } from "./access.ts";
+import { migrateStorage } from "./storage-format.ts";
 import type { McpSessionRow, SessionRuntime } from "../mcp/runtime.ts";
 import { importKey } from "../mcp/request-state.ts";
 import type { RequestId } from "../mcp/jsonrpc.ts";
@@ -43,6 +44,7 @@ export class SessionObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    migrateStorage(ctx.storage);
     this.sql.exec(SCHEMA);
     this.journal = this.openJournal();
   }
