@@ -25,7 +25,7 @@ function metadata(resource: string) {
 const HEADERS = { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" };
 
 /** GET /.well-known/oauth-protected-resource[/<resource path>]. Mount at "/". */
-export const wellKnownRoutes = new Hono<{ Bindings: Env }>()
+export const wellKnownRoutes = new Hono<{ Bindings: { FAULTLINE_PUBLIC_URL?: string } }>()
   .get("/.well-known/oauth-protected-resource", (c) => c.json(metadata(publicOrigin(c.req.raw, c.env)), 200, HEADERS))
   .get("/.well-known/oauth-protected-resource/*", (c) => {
     const path = new URL(c.req.url).pathname.slice("/.well-known/oauth-protected-resource".length);

@@ -78,7 +78,7 @@ async function viaMiniflare() {
     compatibilityDate: config.compatibility_date,
     compatibilityFlags: config.compatibility_flags,
     bindings: Object.fromEntries(Object.entries(config.vars).map(([k, v]) => [k, String(v)])),
-    durableObjects: Object.fromEntries(config.durable_objects.bindings.map((b) => [b.name, { className: b.class_name, useSQLite: true }])),
+    durableObjects: Object.fromEntries(config.durable_objects.bindings.map((b: { name: string; class_name: string }) => [b.name, { className: b.class_name, useSQLite: true }])),
     // Miniflare's own layout: <path>/do/<worker>-<class>/, the same as wrangler dev's <state>/v3/do/.
     isolatedResourcePersistencePath: join(state, "v3"),
   }));

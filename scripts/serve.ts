@@ -9,8 +9,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { unstable_readConfig } from "wrangler";
-import { baseUrl, readSettings, readyLine } from "./settings.ts";
+import { baseUrl, loadProject, readyLine } from "./settings.ts";
 import { workerdConfig } from "./workerd-config.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -45,16 +44,13 @@ async function build(): Promise<string[]> {
 }
 
 async function main() {
-  const wrangler = unstable_readConfig({ config: join(ROOT, "wrangler.toml") }, { hideWarnings: true });
-  // [vars] apply, and each can be overridden by an environment variable of the same name.
-  const vars = Object.fromEntries(Object.entries(wrangler.vars).map(([name, value]) => [name, process.env[name] ?? String(value)]));
-  let settings;
+  let project;
   try {
-    settings = readSettings({ ...process.env, FAULTLINE_PUBLIC_URL: vars.FAULTLINE_PUBLIC_URL }, ROOT);
+    project = loadProject(ROOT, process.env);
   } catch (error) {
     fail((error as Error).message);
   }
-  vars.FAULTLINE_PUBLIC_URL = settings.publicUrl ?? "";
+  const { wrangler, vars, settings } = project;
   const modules = await build();
   const durableObjectDir = join(settings.stateDir, "v3", "do");
   await mkdir(durableObjectDir, { recursive: true });
@@ -66,7 +62,7 @@ async function main() {
       compatibilityDate: wrangler.compatibility_date ?? fail("wrangler.toml has no compatibility_date"),
       compatibilityFlags: wrangler.compatibility_flags,
       vars,
-      durableObjects: wrangler.durable_objects.bindings.map((b) => ({ binding: b.name, className: b.class_name })),
+      durableObjects: wrangler.durable_objects.bindings.map((b: { name: string; class_name: string }) => ({ binding: b.name, className: b.class_name })),
       workerName: wrangler.name ?? fail("wrangler.toml has no name"),
       durableObjectDir,
       address: `${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${settings.port}`,

@@ -1,5 +1,6 @@
 /** The environment `npm start` and `npm run serve` read, and the one line both print once the server answers. */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { unstable_readConfig } from "wrangler";
 
 export interface Settings {
   host: string;
@@ -44,4 +45,16 @@ export function baseUrl(settings: Pick<Settings, "host" | "publicUrl">, port: nu
 /** The start-up line: where the dashboard and the default session's MCP endpoint are. */
 export function readyLine(what: string, base: string): string {
   return `Faultline (${what}) is ready. Dashboard: ${base}/  MCP endpoint: ${base}/mcp`;
+}
+
+/**
+ * wrangler.toml with the environment applied: its [vars], each overridden by an environment variable of the same name,
+ * and the settings above. Throws a message naming the variable and the rule.
+ */
+export function loadProject(root: string, env: NodeJS.ProcessEnv) {
+  const wrangler = unstable_readConfig({ config: join(root, "wrangler.toml") }, { hideWarnings: true });
+  const vars = Object.fromEntries(Object.entries(wrangler.vars).map(([name, value]) => [name, env[name] ?? String(value)]));
+  const settings = readSettings({ ...env, FAULTLINE_PUBLIC_URL: vars.FAULTLINE_PUBLIC_URL }, root);
+  vars.FAULTLINE_PUBLIC_URL = settings.publicUrl ?? "";
+  return { wrangler, vars, settings };
 }

@@ -12,11 +12,21 @@ export const STORAGE_FORMAT = 1;
 
 const MARKER_TABLE = "faultline_storage_format";
 
+/** The part of a Durable Object's storage used here, named structurally so that Node-side tests can import this module. */
+interface Sql {
+  exec<T extends Record<string, SqlValue>>(query: string, ...bindings: SqlValue[]): { one(): T; toArray(): T[] };
+}
+type SqlValue = ArrayBuffer | string | number | null;
+interface ObjectStorage {
+  readonly sql: Sql;
+  transactionSync<T>(fn: () => T): T;
+}
+
 /**
  * Step `n` turns format n into format n + 1, in the same transaction that records the new version. A change to any
  * table's shape adds a step here and bumps STORAGE_FORMAT; the upgrade test in test/serve/ shows the data survives.
  */
-const STEPS: Readonly<Record<number, (sql: SqlStorage) => void>> = {};
+const STEPS: Readonly<Record<number, (sql: Sql) => void>> = {};
 
 /** Thrown when the state was written by a newer Faultline: reading it could lose what this version does not know. */
 export class NewerStorageFormat extends Error {
@@ -31,7 +41,7 @@ export class NewerStorageFormat extends Error {
 }
 
 /** Any table of this object's own (not SQLite's or the runtime's)? */
-function hasTables(sql: SqlStorage): boolean {
+function hasTables(sql: Sql): boolean {
   const row = sql
     .exec<{ n: number }>(
       "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name <> ? AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
@@ -42,7 +52,7 @@ function hasTables(sql: SqlStorage): boolean {
 }
 
 /** Brings this object's stored data to STORAGE_FORMAT and records it; returns the format found (undefined: a new object). */
-export function migrateStorage(storage: DurableObjectStorage): number | undefined {
+export function migrateStorage(storage: ObjectStorage): number | undefined {
   return storage.transactionSync(() => {
     const sql = storage.sql;
     sql.exec(`CREATE TABLE IF NOT EXISTS ${MARKER_TABLE} (version INTEGER NOT NULL)`);
