@@ -11,15 +11,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { unstable_readConfig } from "wrangler";
+import { postModern } from "../test/helpers/server.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TOTAL = Number(process.argv[2] ?? 4000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "0" },
-};
 
 async function load(name: string, send: () => Promise<Response>): Promise<void> {
   for (let i = 0; i < 200; i++) await (await send()).arrayBuffer(); // warm-up
@@ -41,15 +37,7 @@ async function load(name: string, send: () => Promise<Response>): Promise<void> 
 
 async function measure(label: string, base: string) {
   await load(`${label} GET /health`, () => fetch(`${base}/health`));
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hi" }, _meta: META } });
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "tools/call",
-    "mcp-name": "echo",
-  };
-  await load(`${label} tools/call echo`, () => fetch(`${base}/mcp`, { method: "POST", headers, body }));
+  await load(`${label} tools/call echo`, () => postModern(`${base}/mcp`, 1, "tools/call", { name: "echo", arguments: { text: "hi" } }));
 }
 
 async function viaServe() {

@@ -20,7 +20,8 @@ try {
   process.exit(1);
 }
 const { settings, vars } = project;
-const overrides = Object.entries(vars).flatMap(([name, value]) => (process.env[name] === undefined && name !== "FAULTLINE_PUBLIC_URL" ? [] : ["--var", `${name}:${value}`]));
+// Only the vars the environment sets (wrangler dev reads the rest from wrangler.toml itself, and shows --var values as hidden).
+const overrides = Object.entries(vars).flatMap(([name, value]) => (process.env[name] === undefined ? [] : ["--var", `${name}:${value}`]));
 const wrangler = join(require.resolve("wrangler/package.json"), "..", "bin", "wrangler.js");
 const child = spawn(
   process.execPath,

@@ -51,6 +51,17 @@ export function npmStart(stateDir?: string, env: Record<string, string> = {}): P
  * temporary one. `env` adds environment variables (FAULTLINE_PUBLIC_URL, wrangler.toml's vars).
  */
 export async function npmRun(script: "start" | "serve", stateDir?: string, env: Record<string, string> = {}): Promise<NpmServer> {
+  // freePort() is a probe, not a reservation: on a shared machine another process may bind the port first. Try again then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(script, stateDir, env);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes("Address already in use")) throw error;
+    }
+  }
+}
+
+async function startOnce(script: "start" | "serve", stateDir: string | undefined, env: Record<string, string>): Promise<NpmServer> {
   const ownStateDir = stateDir === undefined;
   const dir = stateDir ?? (await mkdtemp(join(tmpdir(), "faultline-state-")));
   const port = await freePort();

@@ -5,6 +5,7 @@ import { publicOrigin } from "../../src/public-origin.ts";
 test("publicOrigin is the request's origin when FAULTLINE_PUBLIC_URL is empty or unset", () => {
   assert.equal(publicOrigin(new Request("http://127.0.0.1:8787/api/sessions"), {}), "http://127.0.0.1:8787");
   assert.equal(publicOrigin("http://localhost:9/x", { FAULTLINE_PUBLIC_URL: "" }), "http://localhost:9");
+  assert.equal(publicOrigin("http://localhost:9/x", undefined), "http://localhost:9");
 });
 
 test("publicOrigin is FAULTLINE_PUBLIC_URL's origin when set, whatever the request came to", () => {
