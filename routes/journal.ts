@@ -4,6 +4,7 @@ import { ApiError, sessionNotFound, validationError } from "../src/api-error.ts"
 import { OutcomeSchema } from "../src/classify/index.ts";
 import { toHar } from "../src/journal/har.ts";
 import { sessionStub } from "../src/session/stubs.ts";
+import { publicOrigin } from "../src/public-origin.ts";
 
 const JournalQuerySchema = z.strictObject({
   method: z.string().min(1).optional(),
@@ -36,7 +37,7 @@ export const journalRoutes = new Hono<{ Bindings: Env }>()
         });
       }
       c.header("content-disposition", `attachment; filename="faultline-${c.req.param("id")}.har"`);
-      return c.json(toHar(entries, new URL(c.req.url).origin));
+      return c.json(toHar(entries, publicOrigin(c.req.raw, c.env)));
     }
     const sinceSeq = q.cursor !== undefined ? Number(q.cursor) : q.since;
     const page = await sessionStub(c.env, id).journalPage({ ...filter, ...(sinceSeq !== undefined ? { sinceSeq } : {}), limit: q.limit, order: q.order });

@@ -6,15 +6,16 @@ import { readCapped } from "../src/read-body.ts";
 import { mcpUrl, type SessionView } from "../src/session/record.ts";
 import { createSession, indexStub, sessionStub } from "../src/session/stubs.ts";
 import { closest } from "../src/suggest.ts";
+import { publicOrigin } from "../src/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 
 /** The largest body the sessions API reads (64 KiB): a scenario id and its params. */
 const MAX_SESSION_BODY_BYTES = 64 * 1024;
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
-function shown(requestUrl: string, id: string, view: SessionView | undefined) {
+function shown(request: Request, env: Env, id: string, view: SessionView | undefined) {
   if (!view) throw sessionNotFound(id);
-  return { ...view, mcpUrl: mcpUrl(new URL(requestUrl).origin, id) };
+  return { ...view, mcpUrl: mcpUrl(publicOrigin(request, env), id) };
 }
 
 const CreateSessionSchema = z.strictObject({
@@ -81,31 +82,31 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const id = body.id ?? randomId();
     const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString() });
     if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
-    return c.json({ ...record, mcpUrl: mcpUrl(new URL(c.req.url).origin, id) }, 201);
+    return c.json({ ...record, mcpUrl: mcpUrl(publicOrigin(c.req.raw, c.env), id) }, 201);
   })
   .get("/", async (c) => {
-    const origin = new URL(c.req.url).origin;
+    const origin = publicOrigin(c.req.raw, c.env);
     const sessions = await indexStub(c.env).list(500);
     return c.json({ sessions: sessions.map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) })) });
   })
   .get("/:id", async (c) => {
     const id = c.req.param("id");
     const view = await sessionStub(c.env, id).view();
-    return c.json(shown(c.req.url, id, view));
+    return c.json(shown(c.req.raw, c.env, id, view));
   })
   .put("/:id/scenario", async (c) => {
     const id = c.req.param("id");
     const body = parseBody(ChangeScenarioSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
-    const answer = shown(c.req.url, id, view);
+    const answer = shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
     return c.json(answer);
   })
   .post("/:id/reset", async (c) => {
     const id = c.req.param("id");
     const view = await sessionStub(c.env, id).reset();
-    return c.json(shown(c.req.url, id, view));
+    return c.json(shown(c.req.raw, c.env, id, view));
   })
   .delete("/:id", async (c) => {
     const id = c.req.param("id");

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Remote } from "./remote.ts";
+import { migrateStorage } from "./storage-format.ts";
 
 export interface IndexEntry {
   id: string;
@@ -14,6 +15,7 @@ export class SessionIndex extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    migrateStorage(ctx.storage);
     this.sql.exec("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, created_at TEXT NOT NULL)");
   }
 

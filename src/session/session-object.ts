@@ -1,5 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
+import { migrateStorage } from "./storage-format.ts";
+import { publicOrigin } from "../public-origin.ts";
 import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
 import type { JournalEntry } from "../journal/entry.ts";
 import { journalled } from "../journal/recorder.ts";
@@ -31,6 +33,7 @@ export class SessionObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    migrateStorage(ctx.storage);
     this.sql.exec(SCHEMA);
     this.journal = this.openJournal();
     this.live = new LiveSession(ctx);
@@ -147,7 +150,7 @@ export class SessionObject extends DurableObject<Env> {
     }
     const scenario = findScenario(record.scenario);
     if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
-    const handled = await handleMcp(request, this.live, { scenario, params: record.params }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS));
+    const handled = await handleMcp(request, this.live, { scenario, params: record.params }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
     return journalled(request, handled, {
       started,
       scenario: scenario.id,
