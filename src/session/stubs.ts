@@ -1,5 +1,5 @@
 import type { SessionObject } from "./session-object.ts";
-import { indexStub } from "./session-index.ts";
+import { indexStub } from "./index-stub.ts";
 import type { SessionRecord } from "./record.ts";
 import type { Remote } from "./remote.ts";
 

@@ -18,6 +18,7 @@ test("the entry point exports exactly the named classifier surface, and nothing 
     "HttpMessageParamsSchema",
     "LayerSchema",
     "NestedExchangeInputSchema",
+    "OUTCOMES",
     "OUTCOME_LAYER",
     "OutcomeSchema",
     "ProtocolVersionSchema",
