@@ -11,7 +11,7 @@ export function mcpUrl(origin: string, id: string): string {
   return `${origin}/s/${id}/mcp`;
 }
 
-type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "journalSinceEpoch" | "journalStream">>;
+type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "checks" | "journalStream">>;
 type IndexApi = Remote<Pick<SessionIndex, "put" | "remove" | "list">>;
 
 export function sessionStub(env: Env, id: string): SessionApi {

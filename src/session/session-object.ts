@@ -9,6 +9,9 @@ import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
 import type { JournalEntry } from "../journal/entry.ts";
 import { journalled } from "../journal/recorder.ts";
 import { DEFAULT_RETENTION, JournalStore, type JournalQuery } from "../journal/store.ts";
+import { redactNames } from "../journal/redact.ts";
+import { type Check, runChecks } from "../checks/index.ts";
+import type { SlimEntry } from "../checks/slim.ts";
 
 /** A session's selection, as stored and as returned by the API (without the URL). */
 export interface SessionRecord {
@@ -52,7 +55,7 @@ export class SessionObject extends DurableObject<Env> {
     return new JournalStore(this.sql, {
       maxEntries: positive(this.env.JOURNAL_MAX_ENTRIES, DEFAULT_RETENTION.maxEntries),
       maxAgeMs: positive(this.env.JOURNAL_MAX_AGE_HOURS, DEFAULT_RETENTION.maxAgeMs / 3_600_000) * 3_600_000,
-    });
+    }, { extraNames: redactNames(this.env.JOURNAL_REDACT_NAMES) });
   }
 
   // ---- the journal ----
@@ -60,14 +63,6 @@ export class SessionObject extends DurableObject<Env> {
   /** Matching entries; undefined when the session does not exist. */
   journalPage(query: JournalQuery): { entries: JournalEntry[]; nextSeq?: number } | undefined {
     return this.record() ? this.journal.query(query) : undefined;
-  }
-
-  /** Entries since the scenario was last set or reset: what the checks judge. Undefined when the session does not exist. */
-  journalSinceEpoch(): { scenario: string; entries: JournalEntry[] } | undefined {
-    const record = this.record();
-    if (!record) return undefined;
-    const epoch = Number(this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'epoch'").toArray()[0]?.v ?? "0");
-    return { scenario: record.scenario, entries: this.journal.query({ sinceSeq: epoch, order: "asc" }).entries };
   }
 
   /** The live journal as SSE: every entry after `sinceSeq`, then each new one as it is recorded. Undefined when the session does not exist. */
@@ -276,7 +271,35 @@ export class SessionObject extends DurableObject<Env> {
     })();
     return this.key;
   }
+
+  // ---- the checks ----
+
+  /**
+   * The checks over the journal since the scenario was last set or reset, judged here where the journal is: the
+   * slim projections are read in pages, yielding between pages so the one thread of workerd keeps serving others.
+   * Undefined when the session does not exist.
+   */
+  async checks(): Promise<{ scenario: string; checks: Check[] } | undefined> {
+    const record = this.record();
+    if (!record) return undefined;
+    let after = Number(this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'epoch'").toArray()[0]?.v ?? "0");
+    const entries: SlimEntry[] = [];
+    for (;;) {
+      const page = this.journal.slimPage(after, CHECKS_PAGE);
+      entries.push(...page);
+      if (page.length < CHECKS_PAGE) break;
+      after = page[page.length - 1]!.seq;
+      await yieldThread();
+    }
+    return { scenario: record.scenario, checks: runChecks(record.scenario, entries) };
+  }
 }
+
+/** Projections read per step of checks(). */
+const CHECKS_PAGE = 500;
+
+/** Lets other requests run before the next step of a long computation (workerd serves everything from one thread). */
+const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** A positive number from an env var, or the default. */
 function positive(value: string | undefined, fallback: number): number {
