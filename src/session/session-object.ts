@@ -8,6 +8,7 @@ import type { RequestId } from "../mcp/jsonrpc.ts";
 import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
 import type { JournalEntry } from "../journal/entry.ts";
 import { journalled } from "../journal/recorder.ts";
+import { DEFAULT_LIVE_LIMITS, liveJournal, MAX_LIVE_STREAMS } from "../journal/live.ts";
 import { DEFAULT_RETENTION, JournalStore, type JournalQuery } from "../journal/store.ts";
 import { redactNames } from "../journal/redact.ts";
 import { type Check, runChecks } from "../checks/index.ts";
@@ -42,6 +43,7 @@ export class SessionObject extends DurableObject<Env> {
   private key: Promise<CryptoKey> | undefined;
   private journal: JournalStore;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
+  private liveStreams = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -65,20 +67,26 @@ export class SessionObject extends DurableObject<Env> {
     return this.record() ? this.journal.query(query) : undefined;
   }
 
-  /** The live journal as SSE: every entry after `sinceSeq`, then each new one as it is recorded. Undefined when the session does not exist. */
-  journalStream(sinceSeq: number): ReadableStream<Uint8Array> | undefined {
+  /**
+   * The live journal as SSE (see liveJournal): "busy" when MAX_LIVE_STREAMS are open already, undefined when the
+   * session does not exist.
+   */
+  journalStream(sinceSeq: number): ReadableStream<Uint8Array> | "busy" | undefined {
     if (!this.record()) return undefined;
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    const writer = writable.getWriter();
-    const encoder = new TextEncoder();
-    const send = (entry: JournalEntry) => {
-      writer.write(encoder.encode(`id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`)).catch(() => this.listeners.delete(send));
+    if (this.liveStreams >= MAX_LIVE_STREAMS) return "busy";
+    this.liveStreams++;
+    const source = {
+      page: (after: number, limit: number) => this.journal.query({ sinceSeq: after, limit, order: "asc" as const }).entries,
+      subscribe: (listener: (entry: JournalEntry) => void) => {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+      },
     };
-    writer.write(encoder.encode(": faultline journal\n\n")).catch(() => undefined);
-    for (const entry of this.journal.query({ sinceSeq, order: "asc" }).entries) send(entry);
-    this.listeners.add(send);
-    writer.closed.catch(() => undefined).finally(() => this.listeners.delete(send));
-    return readable;
+    const limits = {
+      maxUnreadBytes: positive(this.env.JOURNAL_STREAM_MAX_UNREAD_BYTES, DEFAULT_LIVE_LIMITS.maxUnreadBytes),
+      stallMs: positive(this.env.JOURNAL_STREAM_STALL_SECONDS, DEFAULT_LIVE_LIMITS.stallMs / 1000) * 1000,
+    };
+    return liveJournal(source, sinceSeq, limits, () => this.liveStreams--);
   }
 
   private markEpoch(): void {
