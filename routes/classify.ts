@@ -2,10 +2,12 @@ import { Hono } from "hono";
 import { ApiError } from "../src/api-error.ts";
 import { classify } from "../src/classify/index.ts";
 import { exchangeFromRawHttp, parseClassifyInput, parseJsonText, type InputError } from "../src/classify/input.ts";
+import { jsonDepth, MAX_JSON_DEPTH, showBytes, SIZE_LIMITS } from "../src/json-limits.ts";
+import { looksLikeHar } from "../src/classify/har.ts";
 import { readCapped } from "../src/read-body.ts";
 
-/** The largest request body accepted, in bytes (1 MiB). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest request body accepted, in bytes (1 MiB; a HAR document may have 8 MiB). */
+export const MAX_BODY_BYTES = SIZE_LIMITS.classify;
 /** The most exchanges one request may carry (array elements, or JSON-RPC entries of a HAR). */
 export const MAX_EXCHANGES = 100;
 
@@ -23,8 +25,13 @@ classifyRoutes.post("/", async (c) => {
     throw new ApiError(415, "unsupported_media_type", `Cannot classify ${got}; send ${SUPPORTED_TYPES}`);
   }
 
-  const text = await readCapped(c.req.raw, MAX_BODY_BYTES);
-  if (text === undefined) throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  // Read up to the HAR limit; past MAX_BODY_BYTES only a HAR document is accepted.
+  const text = await readCapped(c.req.raw, isJson ? SIZE_LIMITS.har : MAX_BODY_BYTES);
+  const tooLarge = (limit: number, what: string) => new ApiError(413, "payload_too_large", `The request body is larger than ${showBytes(limit)} (the size limit for ${what})`);
+  if (text === undefined) throw isJson ? tooLarge(SIZE_LIMITS.har, "a HAR upload") : tooLarge(MAX_BODY_BYTES, "/classify");
+  if (isJson && jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ApiError(400, "too_deep", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels (the nesting limit)`);
+  }
   const now = Date.now();
 
   if (isHttp) {
@@ -37,6 +44,7 @@ classifyRoutes.post("/", async (c) => {
 
   const json = parseJsonText(text);
   if (!json.ok) throw inputError(json.error);
+  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES && !looksLikeHar(json.value)) throw tooLarge(MAX_BODY_BYTES, "/classify (8 MiB for a HAR document)");
   const input = parseClassifyInput(json.value, { maxExchanges: MAX_EXCHANGES });
   if (!input.ok) throw inputError(input.error);
   switch (input.value.kind) {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, sessionNotFound, validationError } from "../src/api-error.ts";
+import { parseJsonLimited, showBytes, SIZE_LIMITS } from "../src/json-limits.ts";
 import { readCapped } from "../src/read-body.ts";
 import type { SessionView } from "../src/session/session-object.ts";
 import { createSession, indexStub, mcpUrl, sessionStub } from "../src/session/access.ts";
@@ -32,13 +33,12 @@ async function readJson(request: Request): Promise<unknown> {
   if (type !== "application/json") {
     throw new ApiError(415, "unsupported_media_type", "Send the request body as Content-Type: application/json");
   }
-  const text = await readCapped(request, 64 * 1024);
-  if (text === undefined) throw new ApiError(413, "too_large", "The request body exceeds 64 KiB");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, "invalid_json", "The request body is not valid JSON");
-  }
+  const text = await readCapped(request, SIZE_LIMITS.sessionParams);
+  if (text === undefined) throw new ApiError(413, "too_large", `The request body exceeds ${showBytes(SIZE_LIMITS.sessionParams)} (the size limit for session params)`);
+  const json = parseJsonLimited(text);
+  if (json.ok) return json.value;
+  if (json.reason === "too_deep") throw new ApiError(400, "too_deep", json.message);
+  throw new ApiError(400, "invalid_json", "The request body is not valid JSON");
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, prefix = ""): z.infer<S> {

@@ -1,5 +1,6 @@
 import { isRecord } from "../classify/json.ts";
 import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
+import { jsonDepth, MAX_JSON_DEPTH } from "../json-limits.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
 import { hmacHex } from "./digest.ts";
 
@@ -76,8 +77,12 @@ function reduceMessage(message: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
-/** A body text as the checks need it: whole when short, else its JSON message reduced, else nothing. */
+/**
+ * A body text as the checks need it: whole when short, else its JSON message reduced, else nothing. Nesting past
+ * the limit (a request the door refused) is dropped, so nothing later walks it.
+ */
 function slimText(text: string): string {
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return "";
   if (text.length <= KEEP_WHOLE) return text;
   const message = parseObject(text);
   return message ? JSON.stringify(reduceMessage(message)) : "";
