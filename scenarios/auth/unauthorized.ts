@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { challengeScope } from "../../src/header-safe.ts";
 import { defineScenario } from "../../src/scenario.ts";
 
 /**
@@ -11,7 +12,7 @@ export function bearerToken(headers: Record<string, string>): string | undefined
 }
 
 /** An optional `scope` for the challenge (the spec: servers SHOULD name the scope they need). */
-export const ChallengeScopeSchema = z.string().min(1).max(200).optional().describe("scope=\"…\" in the WWW-Authenticate challenge");
+export const ChallengeScopeSchema = challengeScope().optional().describe("scope=\"…\" in the WWW-Authenticate challenge");
 
 export default defineScenario({
   id: "auth.unauthorized",
