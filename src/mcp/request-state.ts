@@ -21,7 +21,7 @@ function b64url(bytes: Uint8Array): string {
   return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-function fromB64url(value: string): Uint8Array {
+function fromB64url(value: string): Uint8Array<ArrayBuffer> {
   const binary = atob(value.replaceAll("-", "+").replaceAll("_", "/"));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
@@ -31,7 +31,7 @@ export async function paramsDigest(params: Record<string, unknown> | undefined):
   return b64url(new Uint8Array(digest));
 }
 
-export async function importKey(raw: Uint8Array): Promise<CryptoKey> {
+export async function importKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 

@@ -268,7 +268,7 @@ export class SessionObject extends DurableObject<Env> {
   private stateKey(): Promise<CryptoKey> {
     this.key ??= (async () => {
       const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'state-key'").toArray()[0];
-      let raw: Uint8Array;
+      let raw: Uint8Array<ArrayBuffer>;
       if (row) {
         raw = Uint8Array.from(atob(row.v), (c) => c.charCodeAt(0));
       } else {

@@ -132,7 +132,7 @@ interface Outcome {
 async function send(attack: Attack): Promise<Outcome> {
   const headers = new Headers();
   for (const [name, value] of attack.headers ?? []) headers.append(name, value);
-  const res = await fetch(`${server.url}${attack.path}`, { method: attack.method, headers, ...(attack.body !== undefined ? { body: attack.body } : {}), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${server.url}${attack.path}`, { method: attack.method, headers, ...(attack.body !== undefined ? { body: typeof attack.body === "string" ? attack.body : new Uint8Array(attack.body) } : {}), signal: AbortSignal.timeout(30_000) });
   const contentType = res.headers.get("content-type") ?? "";
   // A stream (the live journal) stays open: its status and type are what matter.
   const text = contentType.includes("text/event-stream") ? (await res.body?.cancel(), "") : await res.text();
