@@ -12,7 +12,7 @@ export { CheckSchema, CheckStatusSchema } from "./check.ts";
 export type { Check, CheckStatus } from "./check.ts";
 
 /** Every check family, in the order their checks are listed. */
-const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
+export const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   retryChecks,
   replayChecks,
   inputRequiredChecks,

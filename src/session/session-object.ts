@@ -11,7 +11,8 @@ import { journalled } from "../journal/recorder.ts";
 import { DEFAULT_LIVE_LIMITS, liveJournal, MAX_LIVE_STREAMS } from "../journal/live.ts";
 import { DEFAULT_RETENTION, JournalStore, type JournalQuery } from "../journal/store.ts";
 import { redactNames } from "../journal/redact.ts";
-import { type Check, runChecks } from "../checks/index.ts";
+import { type Check, FAMILIES } from "../checks/index.ts";
+import { timeline } from "../checks/exchange.ts";
 import type { SlimEntry } from "../checks/slim.ts";
 
 /** A session's selection, as stored and as returned by the API (without the URL). */
@@ -299,7 +300,14 @@ export class SessionObject extends DurableObject<Env> {
       after = page[page.length - 1]!.seq;
       await yieldThread();
     }
-    return { scenario: record.scenario, checks: runChecks(record.scenario, entries) };
+    // As runChecks does, one family at a time with a yield between them.
+    const all = timeline(entries);
+    const checks: Check[] = [];
+    for (const family of FAMILIES) {
+      checks.push(...family(all));
+      await yieldThread();
+    }
+    return { scenario: record.scenario, checks };
   }
 }
 
