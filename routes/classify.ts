@@ -1,8 +1,11 @@
 import { Hono } from "hono";
 import { ApiError, parseJsonBody, payloadTooLarge } from "../src/api-error.ts";
-import { classify } from "../src/classify/index.ts";
-import { exchangeFromRawHttp, parseClassifyInput, type InputError } from "../src/classify/input.ts";
-import { MAX_BODY_BYTES, readCapped } from "../src/read-body.ts";
+import { classify, exchangeFromRawHttp, looksLikeHar, parseClassifyInput, type InputError } from "../src/classify/index.ts";
+import { jsonDepth, MAX_JSON_DEPTH, SIZE_LIMITS } from "../src/json-limits.ts";
+import { readCapped } from "../src/read-body.ts";
+
+/** The largest body accepted, in bytes, except a HAR document (SIZE_LIMITS.har). */
+const MAX_BODY_BYTES = SIZE_LIMITS.classify;
 
 /** The most exchanges one request may carry (array elements, or JSON-RPC entries of a HAR). */
 export const MAX_EXCHANGES = 100;
@@ -21,8 +24,12 @@ classifyRoutes.post("/", async (c) => {
     throw new ApiError(415, "unsupported_media_type", `Cannot classify ${got}; send ${SUPPORTED_TYPES}`);
   }
 
-  const text = await readCapped(c.req.raw, MAX_BODY_BYTES);
-  if (text === undefined) throw payloadTooLarge(MAX_BODY_BYTES);
+  // Read up to the HAR limit; past MAX_BODY_BYTES only a HAR document is accepted.
+  const text = await readCapped(c.req.raw, isJson ? SIZE_LIMITS.har : MAX_BODY_BYTES);
+  if (text === undefined) throw payloadTooLarge(isJson ? SIZE_LIMITS.har : MAX_BODY_BYTES);
+  if (isJson && jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ApiError(400, "too_deep", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels (the nesting limit)`);
+  }
   const now = Date.now();
 
   if (isHttp) {
@@ -33,7 +40,9 @@ classifyRoutes.post("/", async (c) => {
     return c.json(classify(exchange.value, { now }));
   }
 
-  const input = parseClassifyInput(parseJsonBody(text), { maxExchanges: MAX_EXCHANGES });
+  const json = parseJsonBody(text);
+  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES && !looksLikeHar(json)) throw payloadTooLarge(MAX_BODY_BYTES);
+  const input = parseClassifyInput(json, { maxExchanges: MAX_EXCHANGES });
   if (!input.ok) throw inputError(input.error);
   switch (input.value.kind) {
     case "single":

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
+import { jsonDepth, MAX_JSON_DEPTH, SIZE_LIMITS } from "../src/json-limits.ts";
 import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
 import { mcpUrl, type SessionView } from "../src/session/record.ts";
@@ -9,8 +10,6 @@ import { closest } from "../src/suggest.ts";
 import { publicOrigin } from "../src/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 
-/** The largest body the sessions API reads (64 KiB): a scenario id and its params. */
-const MAX_SESSION_BODY_BYTES = 64 * 1024;
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
 function shown(request: Request, env: Env, id: string, view: SessionView | undefined) {
@@ -35,8 +34,11 @@ async function readJson(request: Request): Promise<unknown> {
   if (type !== "application/json") {
     throw new ApiError(415, "unsupported_media_type", "Send the request body as Content-Type: application/json");
   }
-  const text = await readCapped(request, MAX_SESSION_BODY_BYTES);
-  if (text === undefined) throw payloadTooLarge(MAX_SESSION_BODY_BYTES);
+  const text = await readCapped(request, SIZE_LIMITS.sessionParams);
+  if (text === undefined) throw payloadTooLarge(SIZE_LIMITS.sessionParams);
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ApiError(400, "too_deep", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels (the nesting limit)`);
+  }
   return parseJsonBody(text);
 }
 

@@ -2,7 +2,7 @@ import { Findings } from "../classify/findings.ts";
 import { headerMap } from "../classify/headers.ts";
 import { readRetryAfter } from "../classify/retry-after.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { type Exchange, gapMs, label, nextAfter, sameCall } from "./exchange.ts";
+import { type Exchange, gapMs, label, nextByKey, sameCallKey } from "./exchange.ts";
 
 /** Statuses a client may retry after a wait (the classifier's transient set). */
 export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
@@ -48,8 +48,9 @@ interface Attempt {
 }
 
 function attempts(all: readonly Exchange[]): Attempt[] {
+  const nextCall = nextByKey(all, sameCallKey);
   return all.filter(isTransientFailure).map((failure) => {
-    const retry = nextAfter(all, failure, (y) => y.isRequest && sameCall(failure, y));
+    const retry = nextCall(failure);
     const wait = askedWait(failure);
     return { failure, ...(retry ? { retry } : {}), ...(wait ? { wait } : {}) };
   });
