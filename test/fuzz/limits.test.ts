@@ -118,3 +118,22 @@ test("an MCP request over 1 MiB gets 413 naming the limit, and the server keeps 
   assert.equal(next.status, 200);
   assert.match(await next.text(), /still here/);
 });
+
+test("an MCP request nested past 256 levels gets 400 with -32600 naming the nesting limit; 256 levels are served", async () => {
+  const session = await createSession(server, "baseline");
+  const send = (id: number, depth: number) =>
+    fetch(session.mcpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo" },
+      // The envelope itself nests 3 levels (message, params, arguments) around the text's value.
+      body: `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"x","extra":${nested(depth - 3)}},"_meta":${JSON.stringify(modernMeta())}}}`,
+    });
+  const refused = await send(1, MAX_JSON_DEPTH + 1);
+  assert.equal(refused.status, 400);
+  const body = (await refused.json()) as Json;
+  assert.equal(body.error.code, -32600);
+  assert.match(body.error.message, /nests deeper than 256 levels/);
+  const served = await send(2, MAX_JSON_DEPTH);
+  assert.notEqual(served.status, 400, await served.clone().text());
+  await served.text();
+});
