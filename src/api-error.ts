@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { issuesFromZod, parseJsonText } from "./classify/input.ts";
+import { issuesFromZod, parseJsonText } from "./classify/index.ts";
 
 // One formatter of zod issues for every API answer: the classifier's, which /classify and the CLI use too.
 export { issuesFromZod };

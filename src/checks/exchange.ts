@@ -1,4 +1,4 @@
-import { isRecord, show } from "../classify/json.ts";
+import { isRecord, show } from "../classify/index.ts";
 import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
 import { comparableParams, type SlimEntry } from "./slim.ts";

@@ -1,4 +1,4 @@
-import { isRecord } from "../classify/json.ts";
+import { isRecord } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { errorCode, type Exchange, gapMs, label, nextByKey, rpcError, sameTarget, showArgs } from "./exchange.ts";
 

@@ -1,4 +1,4 @@
-import { isRecord, show } from "../classify/json.ts";
+import { isRecord, show } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { type Exchange, label, nextByKey, resultOf, sameCall, sameTarget, showArgs } from "./exchange.ts";
 

@@ -1,4 +1,4 @@
-import { isRecord, show } from "../classify/json.ts";
+import { isRecord, show } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { errorCode, type Exchange, label, nextByKey, requestedVersion, rpcError } from "./exchange.ts";
 

@@ -1,4 +1,4 @@
-import { isRecord } from "../classify/json.ts";
+import { isRecord } from "../classify/index.ts";
 import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
 import { jsonDepth, MAX_JSON_DEPTH } from "../json-limits.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";

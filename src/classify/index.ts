@@ -28,6 +28,7 @@ export {
   looksLikeRawHttp,
   parseJsonText,
   formatPath,
+  issuesFromZod,
   NestedExchangeInputSchema,
   FlatExchangeInputSchema,
   HttpMessageParamsSchema,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 // Not yet on the classifier's public surface (src/classify/index.ts): the input adapters.
-import { exchangeFromRawHttp, looksLikeRawHttp, parseClassifyInput, parseJsonText, type ClassifyInput, type InputError } from "../classify/input.ts";
+import { exchangeFromRawHttp, looksLikeRawHttp, parseClassifyInput, parseJsonText, type ClassifyInput, type InputError } from "../classify/index.ts";
 import { systemReason, UsageError } from "./errors.ts";
 
 /** The options that describe the request behind a raw HTTP response (JSON input carries them itself). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { VerdictSchema } from "../classify/verdict.ts";
+import { VerdictSchema } from "../classify/index.ts";
 
 /** A captured body: text up to the cap, with a visible marker when it was cut. */
 export const CapturedBodySchema = z.object({

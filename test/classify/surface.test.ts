@@ -30,6 +30,7 @@ test("the entry point exports exactly the named classifier surface, and nothing 
     "exchangesFromHar",
     "formatPath",
     "isRecord",
+    "issuesFromZod",
     "looksLikeHar",
     "looksLikeRawHttp",
     "parseChallenges",

@@ -1,9 +1,5 @@
-// GATE (pending): nothing outside src/classify/ imports the classifier's internals; everything goes
-// through src/classify/index.ts, the one entry point deno.json exports.
-//
-// Not yet part of `npm test` (the name does not match *.test.ts): files owned by other helpers still
-// import internals. Once they import from src/classify/index.ts, rename this file to
-// surface-gate.test.ts. Run it alone with `node --test test/classify/surface-gate.pending.ts`.
+// GATE: nothing outside src/classify/ imports the classifier's internals; everything goes through src/classify/index.ts,
+// the one entry point deno.json exports.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
