@@ -212,7 +212,7 @@ test("exits 2 for usage errors, naming the option", async () => {
 test("exits 2 when the server refuses the scenario or cannot be reached", async () => {
   const unknown = await run(["--scenario", "no.such_scenario"], ["true"]);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/api\/sessions answered 400: scenario: unknown scenario 'no\.such_scenario'/);
+  assert.match(unknown.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/api\/sessions answered 400: scenario: Unknown scenario 'no\.such_scenario'/);
   assert.equal(unknown.stdout, "");
   const badParams = await run(["--scenario", 'errors.tool_error={"nth":"two"}'], ["true"]);
   assert.equal(badParams.code, 2);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { buildCli } from "../../bin/build-cli.ts";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
@@ -22,6 +22,23 @@ const DOC_PORT = /\b(localhost|127\.0\.0\.1):8787\b/g;
 const DONE = "__faultline_docs_example_done__";
 
 const { blocks, examples } = readExamples(ROOT);
+/**
+ * `UPDATE_DOC_EXAMPLES=1 npm run test:docs` writes what each command printed into its page instead of comparing:
+ * for a maintainer after a change of output, who then reads the diff. Never set in CI.
+ */
+const UPDATE = process.env.UPDATE_DOC_EXAMPLES === "1";
+
+/** Replaces each example's shown output with what it printed, bottom up so earlier line numbers stay valid. */
+function rewrite(file: string, printed: Map<Example, string>): void {
+  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+  for (const [example, actual] of [...printed].sort((a, b) => b[0].line - a[0].line)) {
+    const start = example.line - 1 + example.command.split("\n").length;
+    const count = example.expected === "" ? 0 : example.expected.split("\n").length;
+    const shown = actual.trimEnd() === "" ? [] : actual.trimEnd().split("\n");
+    lines.splice(start, count, ...shown);
+  }
+  writeFileSync(join(ROOT, file), lines.join("\n"));
+}
 /** The CLI, built as a reader installs it (`faultline` on PATH); set up before the first page runs. */
 const CLI_DIR = mkdtempSync(join(tmpdir(), "faultline-docs-cli-"));
 
@@ -90,15 +107,20 @@ describe("the console examples", () => {
     describe(file, () => {
       // Started in a hook, not here: a suite left out by --test-name-pattern runs no hooks, so it leaves no shell behind.
       let shell: Shell | undefined;
+      const printed = new Map<Example, string>();
       before(() => {
         shell = new Shell();
       });
-      after(() => shell?.close());
+      after(() => {
+        shell?.close();
+        if (UPDATE) rewrite(file, printed);
+      });
       for (const example of examples.filter((e: Example) => e.file === file)) {
         test(`${file}:${example.line} prints what the page shows: ${(example.command.split("\n")[0] ?? "").slice(0, 70)}`, async () => {
           assert.ok(server && shell, "the server and the shell started");
           const actual = await shell.run(example.command, Number(new URL(server.url).port));
-          assert.equal(mask(actual), mask(example.expected));
+          if (UPDATE) printed.set(example, actual);
+          else assert.equal(mask(actual), mask(example.expected));
         });
       }
     });
