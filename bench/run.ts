@@ -238,5 +238,9 @@ if (only.has("served")) await servedFigures();
 if (only.has("start")) await devFigures();
 if (only.has("growth")) await growthFigures();
 if (only.has("sessions")) await manySessions();
-const profiles = settings.profile && only.has("profile") ? await profileCases(settings.seconds, settings.connections) : {};
+let profiles = {};
+if (settings.profile && only.has("profile")) {
+  // A profiling failure (the inspector is a debugging port) must not lose the figures measured above.
+  profiles = await profileCases(settings.seconds, settings.connections, settings.journalEntries).catch((error: Error) => (log(`profiling failed: ${error.message}`), {}));
+}
 await writeReports({ settings, figures, measures, profiles });
