@@ -1,13 +1,11 @@
 /** The bench's three outputs, from one record: a table on stdout, bench/results.json and bench/RESULTS.md. */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import type { PathProfile } from "./profile-cases.ts";
 import { ROOT } from "./servers.ts";
-
-const require = createRequire(import.meta.url);
 
 export interface Goal {
   atLeast?: number;
@@ -49,7 +47,8 @@ interface Record_ {
   profiles: Record<string, PathProfile>;
 }
 
-const version = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
+// Read from node_modules: some packages' exports map package.json to a nested file without a version.
+const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version;
 
 function machine() {
   const cpu = cpus();
