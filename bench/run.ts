@@ -1,0 +1,246 @@
+/**
+ * `npm run bench`: Faultline's speed as ratios against baselines measured in the same run (the machine is shared and
+ * noisy, so only ratios mean anything). Every ratio is the median of RUNS rounds; each round measures every side of a
+ * group once, and the order of the sides is reversed every other round. Writes a table on stdout, bench/results.json
+ * and bench/RESULTS.md. Knobs: BENCH_QUICK=1 (a few minutes), BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_JOURNAL_ENTRIES,
+ * BENCH_SESSIONS, BENCH_IDLE_SECONDS, BENCH_PROFILE=0 (skip the CPU profiles), BENCH_ONLY=served,start,growth,sessions,profile
+ * (a subset; RESULTS.md then holds only that subset).
+ * The older in-process bench, test/bench/run.ts, still runs with `node test/bench/run.ts`.
+ */
+import { rm } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { load, type Request, type Sample } from "./load.ts";
+import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho } from "./mcp.ts";
+import { profileCases } from "./profile-cases.ts";
+import { writeReports, type Figure, type Measure, type Side } from "./report.ts";
+import { residentKiB, startDev, startFloor, startSdk, startServe, stateDir, type Running } from "./servers.ts";
+import { fillJournal } from "./journal-fill.ts";
+
+const env = process.env;
+const QUICK = env.BENCH_QUICK === "1";
+const number = (name: string, fallback: number) => {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got '${env[name]}'`);
+  return value;
+};
+const settings = {
+  quick: QUICK,
+  runs: 5,
+  seconds: number("BENCH_SECONDS", QUICK ? 2 : 8),
+  connections: number("BENCH_CONNECTIONS", 16),
+  journalEntries: number("BENCH_JOURNAL_ENTRIES", QUICK ? 10_000 : 100_000),
+  sessions: number("BENCH_SESSIONS", QUICK ? 1_000 : 10_000),
+  idleSeconds: number("BENCH_IDLE_SECONDS", QUICK ? 5 : 30),
+  profile: env.BENCH_PROFILE !== "0",
+};
+
+const figures: Figure[] = [];
+const measures: Measure[] = [];
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const log = (line: string) => console.error(`bench: ${line}`);
+
+interface Target {
+  label: string;
+  server: Running;
+  request: Request;
+}
+
+/** RUNS rounds over the targets, alternating their order; returns each target's samples in round order. */
+async function rounds(targets: Target[], connections = settings.connections): Promise<Map<string, Sample[]>> {
+  const samples = new Map<string, Sample[]>(targets.map((t) => [t.label, []]));
+  // Warm-up, not counted: the first requests compile code and open databases.
+  for (const target of targets) await load(target.server.url, target.request, { seconds: Math.min(2, settings.seconds), connections });
+  for (let round = 0; round < settings.runs; round++) {
+    for (const target of round % 2 ? [...targets].reverse() : targets) {
+      const sample = await load(target.server.url, target.request, { seconds: settings.seconds, connections });
+      if (sample.bad) log(`${target.label}: ${sample.bad} failed requests in round ${round + 1}`);
+      samples.get(target.label)!.push(sample);
+    }
+  }
+  return samples;
+}
+
+const side = (label: string, samples: Sample[]): Side => ({
+  label,
+  rps: median(samples.map((s) => s.rps)),
+  p50: median(samples.map((s) => s.p50)),
+  p99: median(samples.map((s) => s.p99)),
+  mean: median(samples.map((s) => s.mean)),
+  bad: samples.reduce((n, s) => n + s.bad, 0),
+});
+
+/** A throughput figure: the median over rounds of side/baseline requests per second. */
+function throughput(name: string, goal: Figure["goal"], samples: Map<string, Sample[]>, of: string, baseline: string) {
+  const a = samples.get(of)!;
+  const b = samples.get(baseline)!;
+  figures.push({ name, metric: "req/s ratio", goal, ratio: median(a.map((s, i) => s.rps / b[i]!.rps)), side: side(of, a), baseline: side(baseline, b) });
+}
+
+/** A latency figure: the median over rounds of side/baseline p99 (or mean) latency; lower is better. */
+function latency(name: string, goal: Figure["goal"], samples: Map<string, Sample[]>, of: string, baseline: string, which: "p99" | "mean") {
+  const a = samples.get(of)!;
+  const b = samples.get(baseline)!;
+  figures.push({ name, metric: `${which} latency ratio`, goal, ratio: median(a.map((s, i) => s[which] / Math.max(b[i]![which], 0.001))), side: side(of, a), baseline: side(baseline, b) });
+}
+
+async function servedFigures() {
+  log("npm run serve vs the floor vs the SDK server");
+  const serve = await startServe();
+  const floor = await startFloor();
+  const sdk = await startSdk();
+  try {
+    const modern = await createSession(serve.url);
+    const legacy = await createSession(serve.url);
+    const sessionId = await legacyHandshake(`${serve.url}${legacy.path}`);
+    const mcp = await rounds([
+      { label: "serve 2026-07-28", server: serve, request: modernEcho(modern.path) },
+      { label: "serve 2025-11-25", server: serve, request: legacyEcho(legacy.path, sessionId) },
+      { label: "floor", server: floor, request: { ...modernEcho("/write"), path: "/write" } },
+      { label: "SDK server", server: sdk, request: legacyEcho("/mcp") },
+    ]);
+    throughput("serve: tools/call echo, 2026-07-28, vs the floor", { atLeast: 0.9 }, mcp, "serve 2026-07-28", "floor");
+    throughput("serve: tools/call echo, 2025-11-25 session, vs the floor", { atLeast: 0.9 }, mcp, "serve 2025-11-25", "floor");
+    throughput("serve: tools/call echo, 2026-07-28, vs the SDK server (stretch)", { atLeast: 1.0 }, mcp, "serve 2026-07-28", "SDK server");
+    latency("serve: tools/call echo, 2026-07-28, p99 vs the SDK server's (stretch)", { atMost: 1.0 }, mcp, "serve 2026-07-28", "SDK server", "p99");
+    throughput("serve: tools/call echo, 2025-11-25 session, vs the SDK server (stretch)", { atLeast: 1.0 }, mcp, "serve 2025-11-25", "SDK server");
+    latency("serve: tools/call echo, 2025-11-25 session, p99 vs the SDK server's (stretch)", { atMost: 1.0 }, mcp, "serve 2025-11-25", "SDK server", "p99");
+    throughput("floor vs the SDK server (context)", {}, mcp, "floor", "SDK server");
+    await floor.stop();
+    await sdk.stop();
+
+    log("npm run serve: /classify and /api/scenarios vs GET /health");
+    const routes = await rounds([
+      { label: "POST /classify", server: serve, request: classifyRequest },
+      { label: "GET /api/scenarios", server: serve, request: { path: "/api/scenarios" } },
+      { label: "GET /health", server: serve, request: { path: "/health" } },
+    ]);
+    throughput("serve: POST /classify (small response) vs GET /health", { atLeast: 0.7 }, routes, "POST /classify", "GET /health");
+    throughput("serve: GET /api/scenarios vs GET /health", { atLeast: 0.5 }, routes, "GET /api/scenarios", "GET /health");
+  } finally {
+    await Promise.all([serve.stop(), floor.stop(), sdk.stop()]);
+  }
+}
+
+async function devFigures() {
+  log("npm start: tools/call vs GET /health");
+  const dev = await startDev();
+  try {
+    const session = await createSession(dev.url);
+    const samples = await rounds([
+      { label: "start tools/call", server: dev, request: modernEcho(session.path) },
+      { label: "start GET /health", server: dev, request: { path: "/health" } },
+    ]);
+    throughput("npm start: tools/call echo, 2026-07-28, vs GET /health", { atLeast: 0.6 }, samples, "start tools/call", "start GET /health");
+  } finally {
+    await dev.stop();
+  }
+}
+
+/** Median milliseconds of `count` sequential GETs. */
+async function readTime(url: string, count = 21): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET ${url} gave ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+async function growthFigures() {
+  const entries = settings.journalEntries;
+  const vars = { JOURNAL_MAX_ENTRIES: String(entries * 2) };
+  const state = await stateDir();
+  log(`growth: a journal of ${entries} entries`);
+  try {
+    let serve = await startServe(vars, { state });
+    const full = await createSession(serve.url);
+    const first = await fetch(`${serve.url}${full.path}`, { method: "POST", headers: modernEcho("").headers, body: modernEcho("").body });
+    await first.arrayBuffer();
+    await serve.stop();
+    const started = performance.now();
+    await fillJournal(state, entries);
+    measures.push({ name: `growth: filling the journal to ${entries} entries (copies of one real entry, in SQLite, server stopped)`, value: (performance.now() - started) / 1000, unit: "s" });
+    serve = await startServe(vars, { state });
+    try {
+      const empty = await createSession(serve.url);
+      const newest = (id: string) => `${serve.url}/api/sessions/${id}/journal?order=desc&limit=100`;
+      const held = ((await (await fetch(newest(full.id))).json()) as { entries: { seq: number }[] }).entries[0]?.seq ?? 0;
+      measures.push({ name: "growth: newest seq in the full session's journal after the restart", value: held, unit: "entries", note: `JOURNAL_MAX_ENTRIES=${vars.JOURNAL_MAX_ENTRIES}` });
+      // One connection: the latency of one call at a time, not of a queue.
+      const samples = await rounds(
+        [
+          { label: `session with ${entries} entries`, server: serve, request: modernEcho(full.path) },
+          { label: "empty session", server: serve, request: modernEcho(empty.path) },
+        ],
+        1,
+      );
+      latency(`growth: tools/call mean latency, ${entries}-entry journal vs empty`, { atMost: 1.1 }, samples, `session with ${entries} entries`, "empty session", "mean");
+      const fullPage = await readTime(newest(full.id));
+      const emptyPage = await readTime(newest(empty.id));
+      measures.push({ name: `growth: newest journal page (100 entries) of the ${entries}-entry session, median of 21 reads`, value: fullPage, unit: "ms", goal: { atMost: 50 }, note: `empty session: ${emptyPage.toFixed(1)} ms` });
+    } finally {
+      await serve.stop();
+    }
+  } finally {
+    await rm(state, { recursive: true, force: true });
+  }
+}
+
+/** Runs `task` over 0..count-1 with `concurrency` in flight. */
+async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) await task(next++);
+  }));
+}
+
+async function manySessions() {
+  const count = settings.sessions;
+  log(`many sessions: creating ${count}`);
+  // There is no FAULTLINE_MAX_SESSIONS (nor any cap on sessions) to raise.
+  const serve = await startServe();
+  try {
+    const rss = async (when: string) => measures.push({ name: `many sessions: workerd resident memory ${when}`, value: (await residentKiB(serve.pid)) / 1024, unit: "MiB" });
+    await rss("before");
+    const paths: string[] = [];
+    let started = performance.now();
+    await pool(count, settings.connections, async (i) => void (paths[i] = (await createSession(serve.url)).path));
+    const createMs = performance.now() - started;
+    measures.push({ name: `many sessions: time per creation (${count} sessions, ${settings.connections} in flight)`, value: createMs / count, unit: "ms", note: `${Math.round(count / (createMs / 1000))} creations/s` });
+    await rss(`after creating ${count} sessions`);
+    const call = modernEcho("");
+    let failed = 0;
+    started = performance.now();
+    await pool(count, settings.connections, async (i) => {
+      const res = await fetch(`${serve.url}${paths[i]}`, { method: "POST", headers: call.headers, body: call.body });
+      await res.arrayBuffer();
+      if (!res.ok) failed++;
+    });
+    const callMs = performance.now() - started;
+    measures.push({ name: `many sessions: one tools/call to each of ${count} sessions`, value: callMs / count, unit: "ms per call", note: `${failed} failed` });
+    await rss(`after one call to each`);
+    await sleep(settings.idleSeconds * 1000);
+    await rss(`after ${settings.idleSeconds} s idle`);
+  } finally {
+    await serve.stop();
+  }
+}
+
+const only = new Set((env.BENCH_ONLY ?? "served,start,growth,sessions,profile").split(","));
+if (only.has("served")) await servedFigures();
+if (only.has("start")) await devFigures();
+if (only.has("growth")) await growthFigures();
+if (only.has("sessions")) await manySessions();
+let profiles = {};
+if (settings.profile && only.has("profile")) {
+  // A profiling failure (the inspector is a debugging port) must not lose the figures measured above.
+  profiles = await profileCases(settings.seconds, settings.connections, settings.journalEntries).catch((error: Error) => (log(`profiling failed: ${error.message}`), {}));
+}
+await writeReports({ settings, figures, measures, profiles });
