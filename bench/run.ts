@@ -5,7 +5,7 @@
  * and bench/RESULTS.md. Knobs: BENCH_QUICK=1 (a few minutes), BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_JOURNAL_ENTRIES,
  * BENCH_SESSIONS, BENCH_IDLE_SECONDS, BENCH_PROFILE=0 (skip the CPU profiles), BENCH_ONLY=served,start,growth,sessions,profile
  * (a subset; RESULTS.md then holds only that subset).
- * The older in-process bench, test/bench/run.ts, still runs with `node test/bench/run.ts`.
+ * `npm run bench:classify` (classify() against JSON.parse) and `npm run bench:checks` (/checks on a full journal) run apart.
  */
 import { rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
