@@ -36,6 +36,13 @@ function cutOf(x: Exchange): Cut | undefined {
 }
 
 const lastEventIdOf = (y: Exchange): string | undefined => (y.httpMethod === "GET" ? y.entry.request.headers["last-event-id"] : undefined);
+/** A POST by its method and target; a GET that resumed a call as such (the journal gives it the call's facts). */
+const named = (y: Exchange) => (y.httpMethod === "POST" ? label(y) : y.method ? `GET resuming ${label(y)}` : `${y.httpMethod} without a call`);
+/** What the client's next exchange after the cut was: its cancellation of the cut call, or something else. */
+function movedOn(x: Exchange, other: Exchange): string {
+  const cancelled = other.method === "notifications/cancelled" && other.params?.requestId === x.id;
+  return cancelled ? `cancelled the call ${gapMs(x, other)} ms later (seq ${other.seq}, notifications/cancelled)` : `went on (seq ${other.seq}, ${named(other)})`;
+}
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The first exchange the client started after the cut stream ended. */
@@ -71,7 +78,7 @@ function judgeResume(all: readonly Exchange[], cut: Cut, idsOfAllCuts: ReadonlyS
   }
   const other = later.find((y) => y.start >= x.end);
   if (other) {
-    return observe("fail", `After ${what}, the client went on (seq ${other.seq}, ${label(other)}) without resuming the stream or re-sending the call: the journal shows the response was never fetched.`, x.seq, other.seq);
+    return observe("fail", `After ${what}, the client ${movedOn(x, other)} without resuming the stream or re-sending the call: the journal shows the response was never fetched.`, x.seq, other.seq);
   }
   return undefined;
 }
@@ -98,7 +105,7 @@ function judgeResend(all: readonly Exchange[], cut: Cut, repeatable: (x: Exchang
   if (resent) return observe("pass", `After ${what}, the client re-sent the call ${gapMs(x, resent)} ms later (seq ${resent.seq}).`, x.seq, resent.seq);
   const other = later.find((y) => y.start >= x.end);
   if (other) {
-    return observe("warning", `After ${what}, the client went on (seq ${other.seq}, ${label(other)}) without re-sending it, although the call is safe to repeat: the journal shows no answer reached it.`, x.seq, other.seq);
+    return observe("warning", `After ${what}, the client ${movedOn(x, other)} without re-sending it, although the call is safe to repeat: the journal shows no answer reached it.`, x.seq, other.seq);
   }
   return undefined;
 }
@@ -114,9 +121,9 @@ function judgeSilence(all: readonly Exchange[], cut: Cut, now: number): Observat
   }
   const gap = gapMs(x, next);
   if (gap > SILENCE_MS) {
-    return observe("warning", `The journal shows no further request within ${seconds(SILENCE_MS)} after ${what}: the next one (seq ${next.seq}, ${label(next)}) came ${seconds(gap)} later.`, x.seq, next.seq);
+    return observe("warning", `The journal shows no further request within ${seconds(SILENCE_MS)} after ${what}: the next one (seq ${next.seq}, ${named(next)}) came ${seconds(gap)} later.`, x.seq, next.seq);
   }
-  return observe("pass", `After ${what}, the client's next request (seq ${next.seq}, ${label(next)}) came ${gap} ms later.`, x.seq, next.seq);
+  return observe("pass", `After ${what}, the client's next request (seq ${next.seq}, ${named(next)}) came ${gap} ms later.`, x.seq, next.seq);
 }
 
 /**

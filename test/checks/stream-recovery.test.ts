@@ -143,3 +143,11 @@ test("a GET that resumes another cut stream is not taken for a wrong Last-Event-
   assert.doesNotMatch(resumed.message, /no cut stream sent/);
   assert.match(resumed.message, /\(seq 1\).*went on \(seq 2/);
 });
+
+test("a cancellation of the cut call is named as such, not as the client going on", () => {
+  const cancel = call(2, 1_005, "echo", {}, { legacy: true, headers: SESSION });
+  cancel.rpc = { method: "notifications/cancelled", kind: "notification" };
+  cancel.request.body.text = JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "timeout" } });
+  const resent = find(checks([cutCall(1, 0, "echo", ""), cancel]), "cut-call-resent");
+  assert.equal(resent.message, "After the stream of tools/call echo (seq 1) ended before the response, with no event id to resume from, the client cancelled the call 1000 ms later (seq 2, notifications/cancelled) without re-sending it, although the call is safe to repeat: the journal shows no answer reached it.");
+});
