@@ -117,7 +117,7 @@ function judgeSilence(all: readonly Exchange[], cut: Cut, now: number): Observat
   const what = `the stream of ${label(x)} (seq ${x.seq}) ended before the response`;
   if (!next) {
     if (now - x.end < SILENCE_MS) return undefined;
-    return observe("warning", `The journal shows no further request within ${seconds(SILENCE_MS)} after ${what} (${seconds(now - x.end)} so far): a client still waiting on the ended stream would wait until its own timeout.`, x.seq);
+    return observe("warning", `The journal shows no further request within ${seconds(SILENCE_MS)} after ${what} (${seconds(now - x.end)} so far). The journal sees only the wire: it cannot tell a client still waiting for the response from one that gave up or closed.`, x.seq);
   }
   const gap = gapMs(x, next);
   if (gap > SILENCE_MS) {
