@@ -136,12 +136,12 @@ export function streamRecoveryChecks(all: readonly Exchange[], now: number = Dat
   const ids = new Set(cuts.flatMap((c) => c.eventIds));
   const annotations = toolAnnotations(all);
   const repeatable = (x: Exchange) => x.method !== "tools/call" || isRepeatable(annotations.get(targetOf(x) ?? ""));
-  const each = (judge: (cut: Cut) => Observation | undefined) => cuts.map(judge).filter((o): o is Observation => o !== undefined);
+  const each = (of: readonly Cut[], judge: (cut: Cut) => Observation | undefined) => of.map(judge).filter((o): o is Observation => o !== undefined);
   const resumable = cuts.filter((c) => c.eventIds.length > 0);
   return [
-    ...summarize("stream-resumed", resumable.map((c) => judgeResume(all, c, ids)).filter((o): o is Observation => o !== undefined)),
-    ...summarize("stream-retry-honoured", each((c) => judgeRetry(all, c))),
-    ...summarize("cut-call-resent", each((c) => judgeResend(all, c, repeatable))),
-    ...summarize("request-after-cut", each((c) => judgeSilence(all, c, now))),
+    ...summarize("stream-resumed", each(resumable, (c) => judgeResume(all, c, ids))),
+    ...summarize("stream-retry-honoured", each(resumable, (c) => judgeRetry(all, c))),
+    ...summarize("cut-call-resent", each(cuts, (c) => judgeResend(all, c, repeatable))),
+    ...summarize("request-after-cut", each(cuts, (c) => judgeSilence(all, c, now))),
   ];
 }
