@@ -1,11 +1,12 @@
 import { Hono } from "hono";
-import { ApiError } from "../src/api-error.ts";
-import { classify } from "../src/classify/index.ts";
-import { exchangeFromRawHttp, parseClassifyInput, parseJsonText, type InputError } from "../src/classify/input.ts";
+import { ApiError, parseJsonBody, payloadTooLarge } from "../src/api-error.ts";
+import { classify, exchangeFromRawHttp, looksLikeHar, parseClassifyInput, type InputError } from "../src/classify/index.ts";
+import { jsonDepth, MAX_JSON_DEPTH, SIZE_LIMITS } from "../src/json-limits.ts";
 import { readCapped } from "../src/read-body.ts";
 
-/** The largest request body accepted, in bytes (1 MiB). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest body accepted, in bytes, except a HAR document (SIZE_LIMITS.har). */
+const MAX_BODY_BYTES = SIZE_LIMITS.classify;
+
 /** The most exchanges one request may carry (array elements, or JSON-RPC entries of a HAR). */
 export const MAX_EXCHANGES = 100;
 
@@ -23,8 +24,12 @@ classifyRoutes.post("/", async (c) => {
     throw new ApiError(415, "unsupported_media_type", `Cannot classify ${got}; send ${SUPPORTED_TYPES}`);
   }
 
-  const text = await readCapped(c.req.raw, MAX_BODY_BYTES);
-  if (text === undefined) throw new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  // Read up to the HAR limit; past MAX_BODY_BYTES only a HAR document is accepted.
+  const text = await readCapped(c.req.raw, isJson ? SIZE_LIMITS.har : MAX_BODY_BYTES);
+  if (text === undefined) throw payloadTooLarge(isJson ? SIZE_LIMITS.har : MAX_BODY_BYTES);
+  if (isJson && jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ApiError(400, "too_deep", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels (the nesting limit)`);
+  }
   const now = Date.now();
 
   if (isHttp) {
@@ -35,9 +40,9 @@ classifyRoutes.post("/", async (c) => {
     return c.json(classify(exchange.value, { now }));
   }
 
-  const json = parseJsonText(text);
-  if (!json.ok) throw inputError(json.error);
-  const input = parseClassifyInput(json.value, { maxExchanges: MAX_EXCHANGES });
+  const json = parseJsonBody(text);
+  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES && !looksLikeHar(json)) throw payloadTooLarge(MAX_BODY_BYTES);
+  const input = parseClassifyInput(json, { maxExchanges: MAX_EXCHANGES });
   if (!input.ok) throw inputError(input.error);
   switch (input.value.kind) {
     case "single":

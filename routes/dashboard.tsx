@@ -8,12 +8,13 @@ import { securityHeaders } from "../src/dashboard/security.ts";
 import { SessionPage } from "../src/dashboard/session-page.tsx";
 import { mcpUrl } from "../src/session/record.ts";
 import { indexStub, sessionStub } from "../src/session/stubs.ts";
+import { publicOrigin } from "../src/public-origin.ts";
 
 
 /** The dashboard: server-rendered pages at /, /sessions/{id} and /classify, and their scripts and styles under /assets/. */
 export const dashboardRoutes = new Hono<{ Bindings: Env }>()
   .get("/", securityHeaders, async (c) => {
-    const origin = new URL(c.req.url).origin;
+    const origin = publicOrigin(c.req.raw, c.env);
     const sessions = (await indexStub(c.env).list(500)).map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) }));
     return c.html(<HomePage scenarios={catalogue()} sessions={sessions} />);
   })
@@ -22,11 +23,11 @@ export const dashboardRoutes = new Hono<{ Bindings: Env }>()
     const stub = sessionStub(c.env, id);
     const view = await stub.view();
     if (!view) return c.html(<NotFoundPage what={`There is no session '${id}'. It may have been deleted.`} />, 404);
-    const origin = new URL(c.req.url).origin;
+    const origin = publicOrigin(c.req.raw, c.env);
     const hasEntries = ((await stub.journalPage({ limit: 1, order: "desc" }))?.entries.length ?? 0) > 0;
     return c.html(<SessionPage session={view} mcpUrl={mcpUrl(origin, id)} origin={origin} scenarios={catalogue()} hasEntries={hasEntries} />);
   })
-  .get("/classify", securityHeaders, (c) => c.html(<ClassifyPage origin={new URL(c.req.url).origin} />))
+  .get("/classify", securityHeaders, (c) => c.html(<ClassifyPage origin={publicOrigin(c.req.raw, c.env)} />))
   .get("/assets/:name", securityHeaders, (c) => {
     const asset = ASSETS.get(c.req.param("name"));
     if (!asset) return c.text("Not found", 404);

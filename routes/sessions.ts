@@ -1,16 +1,20 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ApiError, sessionNotFound, validationError } from "../src/api-error.ts";
+import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
+import { jsonDepth, MAX_JSON_DEPTH, SIZE_LIMITS } from "../src/json-limits.ts";
 import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
 import { mcpUrl, type SessionView } from "../src/session/record.ts";
 import { createSession, indexStub, sessionStub } from "../src/session/stubs.ts";
+import { closest } from "../src/suggest.ts";
+import { publicOrigin } from "../src/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 
+
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
-function shown(requestUrl: string, id: string, view: SessionView | undefined) {
+function shown(request: Request, env: Env, id: string, view: SessionView | undefined) {
   if (!view) throw sessionNotFound(id);
-  return { ...view, mcpUrl: mcpUrl(new URL(requestUrl).origin, id) };
+  return { ...view, mcpUrl: mcpUrl(publicOrigin(request, env), id) };
 }
 
 const CreateSessionSchema = z.strictObject({
@@ -22,10 +26,7 @@ const CreateSessionSchema = z.strictObject({
     .optional(),
 });
 
-const ChangeScenarioSchema = z.strictObject({
-  scenario: z.string().min(1),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
+const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true });
 
 async function readJson(request: Request): Promise<unknown> {
   // Requiring application/json also keeps other sites' plain form posts (no CORS preflight) from creating sessions.
@@ -33,30 +34,44 @@ async function readJson(request: Request): Promise<unknown> {
   if (type !== "application/json") {
     throw new ApiError(415, "unsupported_media_type", "Send the request body as Content-Type: application/json");
   }
-  const text = await readCapped(request, 64 * 1024);
-  if (text === undefined) throw new ApiError(413, "too_large", "The request body exceeds 64 KiB");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, "invalid_json", "The request body is not valid JSON");
+  const text = await readCapped(request, SIZE_LIMITS.sessionParams);
+  if (text === undefined) throw payloadTooLarge(SIZE_LIMITS.sessionParams);
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ApiError(400, "too_deep", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels (the nesting limit)`);
   }
+  return parseJsonBody(text);
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, prefix = ""): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationError(result.error, prefix);
-  return result.data;
+/**
+ * Validates a create or change request. A top-level key that is a param of the scenario (or of any scenario, when
+ * the scenario is unknown) gets a hint to nest it under `params`, the mistake this rule most often catches.
+ */
+function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const scenario = findScenario(String((body as { scenario?: unknown } | null)?.scenario ?? ""));
+  const paramNames = new Set((scenario ? [scenario] : SCENARIOS).flatMap((s) => Object.keys(paramsSchema(s).shape)));
+  const issues = issuesFromZod(result.error, []).map((issue): Issue => {
+    if (issue.rule !== "unrecognized_keys" || !paramNames.has(issue.path)) return issue;
+    const example = JSON.stringify({ scenario: scenario?.id ?? "…", params: { [issue.path]: (body as Record<string, unknown>)[issue.path] } });
+    return { ...issue, message: `${issue.message}: scenario params go under "params", as in ${example}` };
+  });
+  throw invalidRequest(issues);
 }
 
 /** Validates a scenario id and its params, applying the defaults. */
 function resolveScenario(scenario: string, params: Record<string, unknown> | undefined) {
   const found = findScenario(scenario);
   if (!found) {
-    throw new ApiError(400, "invalid_request", `scenario: unknown scenario '${scenario}' (one of: ${SCENARIOS.map((s) => s.id).join(", ")})`, [
-      { path: "scenario", rule: "unknown_scenario", message: `Unknown scenario '${scenario}'` },
-    ]);
+    const ids = SCENARIOS.map((s) => s.id);
+    const near = closest(scenario, ids);
+    const hint = near.length > 0 ? `did you mean ${near.map((id) => `'${id}'`).join(" or ")}?` : `GET /api/scenarios lists the ${ids.length} scenarios`;
+    const message = `Unknown scenario '${scenario}'; ${hint}`;
+    throw invalidRequest([{ path: "scenario", rule: "unknown_scenario", message }]);
   }
-  return { scenario: found.id, params: parse(paramsSchema(found), params ?? {}, "params") as Record<string, unknown> };
+  const result = paramsSchema(found).safeParse(params ?? {});
+  if (!result.success) throw validationError(result.error, ["params"]);
+  return { scenario: found.id, params: result.data as Record<string, unknown> };
 }
 
 const randomId = () => randomHex(16);
@@ -64,36 +79,36 @@ const randomId = () => randomHex(16);
 
 export const sessionRoutes = new Hono<{ Bindings: Env }>()
   .post("/", async (c) => {
-    const body = parse(CreateSessionSchema, await readJson(c.req.raw));
+    const body = parseBody(CreateSessionSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const id = body.id ?? randomId();
     const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString() });
     if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
-    return c.json({ ...record, mcpUrl: mcpUrl(new URL(c.req.url).origin, id) }, 201);
+    return c.json({ ...record, mcpUrl: mcpUrl(publicOrigin(c.req.raw, c.env), id) }, 201);
   })
   .get("/", async (c) => {
-    const origin = new URL(c.req.url).origin;
+    const origin = publicOrigin(c.req.raw, c.env);
     const sessions = await indexStub(c.env).list(500);
     return c.json({ sessions: sessions.map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) })) });
   })
   .get("/:id", async (c) => {
     const id = c.req.param("id");
     const view = await sessionStub(c.env, id).view();
-    return c.json(shown(c.req.url, id, view));
+    return c.json(shown(c.req.raw, c.env, id, view));
   })
   .put("/:id/scenario", async (c) => {
     const id = c.req.param("id");
-    const body = parse(ChangeScenarioSchema, await readJson(c.req.raw));
+    const body = parseBody(ChangeScenarioSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
-    const answer = shown(c.req.url, id, view);
+    const answer = shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
     return c.json(answer);
   })
   .post("/:id/reset", async (c) => {
     const id = c.req.param("id");
     const view = await sessionStub(c.env, id).reset();
-    return c.json(shown(c.req.url, id, view));
+    return c.json(shown(c.req.raw, c.env, id, view));
   })
   .delete("/:id", async (c) => {
     const id = c.req.param("id");

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { publicOrigin } from "../src/public-origin.ts";
 
 /** Scopes named in the auth scenarios' challenges by default. */
 const SCOPES = ["faultline:read", "faultline:write"];
@@ -24,10 +25,9 @@ function metadata(resource: string) {
 const HEADERS = { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" };
 
 /** GET /.well-known/oauth-protected-resource[/<resource path>]. Mount at "/". */
-export const wellKnownRoutes = new Hono()
-  .get("/.well-known/oauth-protected-resource", (c) => c.json(metadata(new URL(c.req.url).origin), 200, HEADERS))
+export const wellKnownRoutes = new Hono<{ Bindings: { FAULTLINE_PUBLIC_URL?: string } }>()
+  .get("/.well-known/oauth-protected-resource", (c) => c.json(metadata(publicOrigin(c.req.raw, c.env)), 200, HEADERS))
   .get("/.well-known/oauth-protected-resource/*", (c) => {
-    const url = new URL(c.req.url);
-    const path = url.pathname.slice("/.well-known/oauth-protected-resource".length);
-    return c.json(metadata(`${url.origin}${path}`), 200, HEADERS);
+    const path = new URL(c.req.url).pathname.slice("/.well-known/oauth-protected-resource".length);
+    return c.json(metadata(`${publicOrigin(c.req.raw, c.env)}${path}`), 200, HEADERS);
   });

@@ -1,5 +1,9 @@
 import type { z } from "zod";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { issuesFromZod, parseJsonText } from "./classify/index.ts";
+
+// One formatter of zod issues for every API answer: the classifier's, which /classify and the CLI use too.
+export { issuesFromZod };
 
 /** One broken rule in a request: where it is, which rule, and a sentence for people. */
 export interface Issue {
@@ -30,20 +34,33 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns zod issues into path + rule pairs; `prefix` names where the validated value sits. */
-export function issuesFromZod(error: z.ZodError, prefix = ""): Issue[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter((part) => part !== "").join(".");
-    return { path: path || "(root)", rule: issue.code, message: issue.message };
-  });
+/**
+ * A 400 whose message names the first broken field and rule, with every issue listed. Paths are formatted by the
+ * classifier's one formatter (`params.statusCodes.1`), so /classify and the sessions API name fields alike; `prefix`
+ * names where the validated value sits.
+ */
+export function validationError(error: z.ZodError, prefix: Array<string | number> = []): ApiError {
+  return invalidRequest(issuesFromZod(error, prefix));
 }
 
-/** A 400 whose message names the first broken field and rule, with every issue listed. */
-export function validationError(error: z.ZodError, prefix = ""): ApiError {
-  const issues = issuesFromZod(error, prefix);
+/** The 400 for a list of issues, its message naming the first. */
+export function invalidRequest(issues: Issue[]): ApiError {
   const first = issues[0];
   const summary = first ? `${first.path}: ${first.message} (${first.rule})` : "invalid request";
   return new ApiError(400, "invalid_request", summary, issues);
+}
+
+/** Parses a request body as JSON, or throws the 400 `invalid_json` whose message gives the line and column. */
+export function parseJsonBody(text: string): unknown {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new ApiError(400, "invalid_json", parsed.error.message, parsed.error.issues);
+  return parsed.value;
+}
+
+/** The 413 for a body over `limit` bytes, on every route that reads one. */
+export function payloadTooLarge(limit: number): ApiError {
+  const unit = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`;
+  return new ApiError(413, "payload_too_large", `The request body is larger than ${limit} bytes (${unit})`);
 }
 
 /** The 404 for a session id that names no session. */

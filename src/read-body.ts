@@ -1,13 +1,35 @@
+/** Bytes of a refused body read and thrown away, so the client gets its 413 instead of a reset connection. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+/** Reads and discards the rest of a refused body up to DRAIN_LIMIT bytes in all, then cancels it. Never throws. */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): Promise<void> {
+  try {
+    for (let total = alreadyRead; total <= DRAIN_LIMIT; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      total += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away; nothing left to drain.
+  }
+}
+
 /**
  * Reads a request body as UTF-8 text, refusing more than `limit` bytes: by the declared Content-Length first, then by
- * counting while reading, since a chunked upload declares none. Undefined when the body is too large.
+ * counting while reading, since a chunked upload declares none. Undefined when the body is too large. A refused body
+ * is drained (up to DRAIN_LIMIT) or cancelled before the answer, never left half-read: workerd otherwise reads it
+ * after the response has been sent ("Can't read from request stream after response has been sent").
  */
 export async function readCapped(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit) return undefined;
   if (!request.body) return "";
-
   const reader = request.body.getReader();
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > limit) {
+    await discard(reader, declared > DRAIN_LIMIT ? DRAIN_LIMIT + 1 : 0);
+    return undefined;
+  }
+
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -15,7 +37,7 @@ export async function readCapped(request: Request, limit: number): Promise<strin
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel();
+      await discard(reader, total);
       return undefined;
     }
     parts.push(value);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { challengeScope } from "../../src/header-safe.ts";
 import { defineScenario } from "../../src/scenario.ts";
 import { bearerToken, ChallengeScopeSchema } from "../../src/scenario-kit/auth.ts";
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RetryAfterSchema } from "../../src/faults/schema.ts";
 import { defineScenario } from "../../src/scenario.ts";
 
 export default defineScenario({
@@ -10,7 +11,7 @@ export default defineScenario({
   params: z.object({
     statusCodes: z.array(z.number().int().min(200).max(599)).min(1).max(100).default([503, 200]).describe("Status of POST 1, 2, ...; the last repeats"),
     countMethods: z.array(z.string().min(1)).optional().describe("Count (and fault) only POSTs of these JSON-RPC methods"),
-    retryAfter: z.union([z.number().int().min(0), z.string().min(1)]).optional().describe("Retry-After on non-2xx answers: seconds or an HTTP-date"),
+    retryAfter: RetryAfterSchema.optional().describe("Retry-After on non-2xx answers: seconds or an HTTP-date"),
     body: z.enum(["empty", "text", "html", "json", "jsonrpc"]).default("empty").describe("Body of non-2xx answers"),
   }),
   example: { statusCodes: [503, 503, 200], retryAfter: 1, countMethods: ["tools/call"] },

@@ -9,7 +9,7 @@ export default selectiveScenario({
   layer: "transport",
   params: {
     chunkBytes: z.number().int().min(1).max(65_536).default(8).describe("Bytes per chunk"),
-    intervalMs: z.number().int().min(1).max(60_000).default(250).describe("Pause between chunks"),
+    intervalMs: z.number().int().min(1).max(10_000).default(250).describe("Pause between chunks (at most 10 s; the whole response still ends within FAULTLINE_MAX_RESPONSE_SECONDS)"),
   },
   example: { chunkBytes: 4, intervalMs: 500 },
   fault: ({ params }) => ({ kind: "drip", chunkBytes: params.chunkBytes, intervalMs: params.intervalMs }),

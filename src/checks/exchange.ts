@@ -1,6 +1,7 @@
-import { isRecord, show } from "../classify/json.ts";
+import { isRecord, show } from "../classify/index.ts";
 import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
+import { comparableParams, type SlimEntry } from "./slim.ts";
 
 type Json = Record<string, unknown>;
 
@@ -14,7 +15,10 @@ export interface Reply {
 
 /** One journalled exchange, parsed once for every check. */
 export interface Exchange {
-  entry: JournalEntry;
+  /** The entry, or the slim projection of it that the store keeps for the checks. */
+  entry: SlimEntry;
+  /** Position in the timeline (arrival order). */
+  index: number;
   seq: number;
   /** When the request arrived, ms since the epoch. */
   start: number;
@@ -29,6 +33,10 @@ export interface Exchange {
   isRequest: boolean;
   /** The request's params; undefined when the body could not be read (e.g. the journal's cap cut it). */
   params?: Json;
+  /** What identifies the call (digest taken before redaction, else the canonical params); undefined without params. */
+  callKey?: string;
+  /** The whole params less per-request _meta keys, likewise. */
+  paramsKey?: string;
   /** Mcp-Session-Id sent with the request. */
   sessionId?: string;
   reply: Reply;
@@ -60,13 +68,14 @@ function readReply(entry: JournalEntry): Reply {
   return { truncated };
 }
 
-function toExchange(entry: JournalEntry): Exchange {
+function toExchange(entry: SlimEntry, index: number): Exchange {
   const start = Date.parse(entry.time);
   const message = entry.request.body.truncated ? undefined : parseObject(entry.request.body.text);
   const params = message ? (isRecord(message.params) ? message.params : {}) : undefined;
   const sessionId = entry.request.headers["mcp-session-id"];
   return {
     entry,
+    index,
     seq: entry.seq,
     start,
     end: start + entry.durationMs,
@@ -75,15 +84,17 @@ function toExchange(entry: JournalEntry): Exchange {
     ...(entry.rpc.method !== undefined ? { method: entry.rpc.method } : {}),
     ...(entry.rpc.id !== undefined ? { id: entry.rpc.id } : {}),
     isRequest: entry.request.method === "POST" && entry.rpc.kind === "request",
-    ...(params ? { params } : {}),
+    ...(params ? { params, callKey: entry.callDigest ?? canonical(callParams(params)), paramsKey: entry.paramsDigest ?? comparableParams(params) } : {}),
     ...(sessionId !== undefined ? { sessionId } : {}),
     reply: readReply(entry),
   };
 }
 
 /** The exchanges in the order their requests arrived (the journal's seq is the order they finished). */
-export function timeline(entries: readonly JournalEntry[]): Exchange[] {
-  return entries.map(toExchange).sort((a, b) => a.start - b.start || a.seq - b.seq);
+export function timeline(entries: readonly SlimEntry[]): Exchange[] {
+  const sorted = entries.map((e) => toExchange(e, 0)).sort((a, b) => a.start - b.start || a.seq - b.seq);
+  sorted.forEach((x, i) => (x.index = i));
+  return sorted;
 }
 
 /** The JSON-RPC error of the reply, when it has one with an integer code. */
@@ -125,7 +136,7 @@ export function requestedVersion(x: Exchange): string | undefined {
 
 /** Same JSON-RPC method and same params (ignoring _meta, inputResponses and requestState). Needs both bodies. */
 export function sameCall(a: Exchange, b: Exchange): boolean {
-  return a.method === b.method && a.params !== undefined && b.params !== undefined && canonical(callParams(a.params)) === canonical(callParams(b.params));
+  return a.method === b.method && a.callKey !== undefined && a.callKey === b.callKey;
 }
 
 /** A short rendering of a call's arguments for messages. */
@@ -135,11 +146,29 @@ export function showArgs(x: Exchange): string {
   return show(x.method === "tools/call" ? (params.arguments ?? {}) : params, 120);
 }
 
-/** The first request after `x` in arrival order that matches. */
-export function nextAfter(all: readonly Exchange[], x: Exchange, match: (y: Exchange) => boolean): Exchange | undefined {
-  const from = all.indexOf(x);
-  return all.slice(from + 1).find(match);
+/**
+ * For every exchange, the first later one (in arrival order) with the same key; exchanges without a key match
+ * nothing. One pass over the timeline, so finding every "next" costs O(n), not O(n²).
+ */
+export function nextByKey(all: readonly Exchange[], key: (x: Exchange) => string | undefined): (x: Exchange) => Exchange | undefined {
+  const next = new Map<Exchange, Exchange>();
+  const later = new Map<string, Exchange>();
+  for (let i = all.length - 1; i >= 0; i--) {
+    const x = all[i]!;
+    const k = key(x);
+    if (k === undefined) continue;
+    const found = later.get(k);
+    if (found) next.set(x, found);
+    later.set(k, x);
+  }
+  return (x) => next.get(x);
 }
+
+/** The key of requests for one method and target: the next attempt at the same thing, whatever its params. */
+export const sameTarget = (x: Exchange): string | undefined => (x.isRequest ? `${x.method}\u0000${targetOf(x) ?? ""}` : undefined);
+
+/** The key of requests for one call: the same method and call params. */
+export const sameCallKey = (x: Exchange): string | undefined => (x.isRequest && x.callKey !== undefined ? `${x.method}\u0000${x.callKey}` : undefined);
 
 /** Milliseconds from the end of `before`'s response to the start of `after`'s request. */
 export function gapMs(before: Exchange, after: Exchange): number {

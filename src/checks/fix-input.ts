@@ -1,19 +1,8 @@
-import { isRecord } from "../classify/json.ts";
+import { isRecord } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { canonical } from "../mcp/call-params.ts";
-import { errorCode, type Exchange, gapMs, label, nextAfter, rpcError, showArgs, targetOf } from "./exchange.ts";
+import { errorCode, type Exchange, gapMs, label, nextByKey, rpcError, sameTarget, showArgs } from "./exchange.ts";
 
 const INVALID_PARAMS = -32602;
-/** _meta keys that change from one request to the next without changing what is asked. */
-const VOLATILE_META = ["progressToken", "traceparent", "tracestate", "baggage"];
-
-/** The whole params, _meta included (a fix may be there), less the per-request _meta keys. */
-function comparable(params: Record<string, unknown>): string {
-  const { _meta, ...rest } = params;
-  if (!isRecord(_meta)) return canonical(rest);
-  const meta = Object.fromEntries(Object.entries(_meta).filter(([k]) => !VOLATILE_META.includes(k)));
-  return canonical({ ...rest, _meta: meta });
-}
 
 /** -32602 for the params themselves, not the 2025 "Unsupported protocol version" answer to initialize. */
 function isInvalidParams(x: Exchange): boolean {
@@ -23,15 +12,15 @@ function isInvalidParams(x: Exchange): boolean {
   return !versionError && x.entry.verdict?.retry.decision !== "renegotiate";
 }
 
-function judge(all: readonly Exchange[], x: Exchange): Observation {
+function judge(nextOf: (x: Exchange) => Exchange | undefined, x: Exchange): Observation {
   const message = rpcError(x)?.message;
   const after = `after -32602${message ? ` "${message}"` : ""} (HTTP ${x.status})`;
-  const retry = nextAfter(all, x, (y) => y.isRequest && y.method === x.method && targetOf(y) === targetOf(x));
+  const retry = nextOf(x);
   if (!retry) return observe("info", `${label(x)} was not sent again ${after}.`, x.seq);
-  if (!x.params || !retry.params) {
+  if (x.paramsKey === undefined || retry.paramsKey === undefined) {
     return observe("warning", `${label(x)} was sent again ${after}, but the journal cut a request body, so the params cannot be compared.`, x.seq, retry.seq);
   }
-  if (comparable(x.params) === comparable(retry.params)) {
+  if (x.paramsKey === retry.paramsKey) {
     return observe(
       "fail",
       `${label(x)} was resent unchanged ${showArgs(retry)} ${gapMs(x, retry)} ms ${after}: the same invalid params fail again.`,
@@ -46,5 +35,6 @@ function judge(all: readonly Exchange[], x: Exchange): Observation {
 
 /** invalid-params-fixed: after -32602 the client must fix the params before sending the request again. */
 export function fixInputChecks(all: readonly Exchange[]): Check[] {
-  return summarize("invalid-params-fixed", all.filter(isInvalidParams).map((x) => judge(all, x)));
+  const nextOf = nextByKey(all, sameTarget);
+  return summarize("invalid-params-fixed", all.filter(isInvalidParams).map((x) => judge(nextOf, x)));
 }

@@ -1,4 +1,3 @@
-import type { JournalEntry } from "../journal/entry.ts";
 import type { Check } from "./check.ts";
 import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
@@ -7,13 +6,14 @@ import { reinitializeChecks } from "./reinitialize.ts";
 import { renegotiateChecks } from "./renegotiate.ts";
 import { replayChecks } from "./replay.ts";
 import { retryChecks } from "./retries.ts";
+import type { SlimEntry } from "./slim.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
 
 export { CheckSchema, CheckStatusSchema } from "./check.ts";
 export type { Check, CheckStatus } from "./check.ts";
 
 /** Every check family, in the order their checks are listed. */
-const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
+export const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   retryChecks,
   replayChecks,
   inputRequiredChecks,
@@ -28,7 +28,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
  * judges the reaction to) is in the journal; it is "info" when the client did nothing that could be judged.
  * The checks read the journal, not the scenario, so they judge the same faults under any scenario.
  */
-export function runChecks(_scenario: string | undefined, entries: readonly JournalEntry[]): Check[] {
+export function runChecks(_scenario: string | undefined, entries: readonly SlimEntry[]): Check[] {
   const all = timeline(entries);
   return FAMILIES.flatMap((family) => family(all));
 }

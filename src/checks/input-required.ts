@@ -1,6 +1,6 @@
-import { isRecord, show } from "../classify/json.ts";
+import { isRecord, show } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { type Exchange, label, nextAfter, resultOf, sameCall, showArgs, targetOf } from "./exchange.ts";
+import { type Exchange, label, nextByKey, resultOf, sameCall, sameTarget, showArgs } from "./exchange.ts";
 
 /** An input_required result and the request the client sent next for the same method and target. */
 interface Round {
@@ -15,8 +15,9 @@ function isInputRequired(x: Exchange): boolean {
 }
 
 function rounds(all: readonly Exchange[]): Round[] {
+  const nextOf = nextByKey(all, sameTarget);
   return all.filter(isInputRequired).map((asked) => {
-    const retry = nextAfter(all, asked, (y) => y.isRequest && y.method === asked.method && targetOf(y) === targetOf(asked));
+    const retry = nextOf(asked);
     const result = resultOf(asked);
     return { asked, ...(retry ? { retry } : {}), ...(result ? { result } : {}) };
   });

@@ -15,7 +15,8 @@ function judge(all: readonly Exchange[], gone: Exchange): Observation {
   // Later POSTs of this client: those with the dead id, no id or the new one; other ids belong to other sessions.
   let fresh: string | undefined;
   let initialized: Exchange | undefined;
-  for (const x of all.slice(all.indexOf(gone) + 1)) {
+  for (let i = gone.index + 1; i < all.length; i++) {
+    const x = all[i]!;
     // 2026-07-28 requests are stateless: not part of any session.
     if (x.httpMethod !== "POST" || (x.entry.era === "modern" && x.sessionId === undefined)) continue;
     if (x.sessionId === dead) {

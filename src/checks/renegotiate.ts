@@ -1,6 +1,6 @@
-import { isRecord, show } from "../classify/json.ts";
+import { isRecord, show } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { errorCode, type Exchange, label, nextAfter, requestedVersion, rpcError } from "./exchange.ts";
+import { errorCode, type Exchange, label, nextByKey, requestedVersion, rpcError } from "./exchange.ts";
 
 const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 const INVALID_PARAMS = -32602;
@@ -26,9 +26,9 @@ function refusal(x: Exchange): Refusal | undefined {
   return { x, ...(supported ? { supported } : {}), ...(requested !== undefined ? { requested } : {}) };
 }
 
-function judge(all: readonly Exchange[], { x, supported, requested }: Refusal): Observation {
+function judge(nextRequest: (x: Exchange) => Exchange | undefined, { x, supported, requested }: Refusal): Observation {
   const what = `the ${errorCode(x)} refusal of ${requested ?? "its version"} to ${label(x)}`;
-  const next = nextAfter(all, x, (y) => y.isRequest);
+  const next = nextRequest(x);
   if (!next) return observe("info", `No request after ${what}: the client did not try another version.`, x.seq);
   const used = requestedVersion(next);
   const how = next.method === "initialize" ? `fell back to initialize with ${show(used)}` : `sent ${label(next)} with version ${show(used)}`;
@@ -47,5 +47,7 @@ function judge(all: readonly Exchange[], { x, supported, requested }: Refusal): 
 /** version-renegotiated: after an unsupported-version error the client must retry with a version the server listed. */
 export function renegotiateChecks(all: readonly Exchange[]): Check[] {
   const refusals = all.map(refusal).filter((r): r is Refusal => r !== undefined);
-  return summarize("version-renegotiated", refusals.map((r) => judge(all, r)));
+  // Every request shares one key, so "next" is simply the next request.
+  const nextRequest = nextByKey(all, (y) => (y.isRequest ? "" : undefined));
+  return summarize("version-renegotiated", refusals.map((r) => judge(nextRequest, r)));
 }

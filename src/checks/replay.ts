@@ -1,9 +1,9 @@
-import { isRecord } from "../classify/json.ts";
+import { isRecord } from "../classify/index.ts";
 import { OUTCOMES } from "../classify/index.ts";
 import { BASE_TOOLS } from "../mcp/base-tools.ts";
 import type { ToolAnnotations } from "../mcp/tool.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { errorCode, type Exchange, gapMs, nextAfter, resultOf, sameCall, showArgs, targetOf } from "./exchange.ts";
+import { errorCode, type Exchange, gapMs, nextByKey, resultOf, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
 
 /** Explicitly not safe to repeat: not read-only, not idempotent, and marked non-idempotent or destructive. */
 function nonIdempotent(a: ToolAnnotations | undefined): boolean {
@@ -49,11 +49,11 @@ function failure(x: Exchange): string | undefined {
   }
 }
 
-function judge(all: readonly Exchange[], call: Exchange): Observation | undefined {
+function judge(nextOf: (x: Exchange) => Exchange | undefined, call: Exchange): Observation | undefined {
   // An input_required result asks for the retry; mrtr-* judge it.
   if (call.entry.verdict?.outcome === "INPUT_REQUIRED") return undefined;
   const tool = targetOf(call) ?? "";
-  const next = nextAfter(all, call, (y) => y.isRequest && y.method === "tools/call" && targetOf(y) === tool);
+  const next = nextOf(call);
   const failed = failure(call);
   if (failed === undefined) {
     if (!next || !sameCall(call, next)) return undefined;
@@ -91,6 +91,7 @@ function judge(all: readonly Exchange[], call: Exchange): Observation | undefine
 export function replayChecks(all: readonly Exchange[]): Check[] {
   const tools = nonIdempotentTools(all);
   const calls = all.filter((x) => x.isRequest && x.method === "tools/call" && tools.has(targetOf(x) ?? ""));
-  const observations = calls.map((x) => judge(all, x)).filter((o): o is Observation => o !== undefined);
+  const nextOf = nextByKey(all, sameTarget);
+  const observations = calls.map((x) => judge(nextOf, x)).filter((o): o is Observation => o !== undefined);
   return summarize("non-idempotent-not-replayed", observations);
 }

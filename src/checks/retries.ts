@@ -1,8 +1,6 @@
-import { Findings } from "../classify/findings.ts";
-import { headerMap } from "../classify/headers.ts";
-import { readRetryAfter } from "../classify/retry-after.ts";
+import { retryAfter } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { type Exchange, gapMs, label, nextAfter, sameCall } from "./exchange.ts";
+import { type Exchange, gapMs, label, nextByKey, sameCallKey } from "./exchange.ts";
 
 /** Statuses a client may retry after a wait (the classifier's transient set). */
 export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
@@ -23,13 +21,12 @@ interface Wait {
 
 /** The wait the failed response asked for: retry-after-ms, or Retry-After as delta-seconds or an HTTP-date. */
 function askedWait(x: Exchange): Wait | undefined {
-  const headers = headerMap(x.entry.response.headers);
   // An HTTP-date is measured from the response's Date header, else from the end of the response.
-  const wait = readRetryAfter(headers, x.end, new Findings());
+  const wait = retryAfter(x.entry.response.headers, x.end);
   if (wait.afterMs === undefined) return undefined;
-  const raw = headers.get("retry-after") ?? "";
+  const raw = wait.value ?? "";
   const asked = wait.source === "retry-after-ms"
-    ? `retry-after-ms: ${headers.get("retry-after-ms") ?? ""}`
+    ? `retry-after-ms: ${raw}`
     : wait.source === "retry-after-date"
     ? `Retry-After: ${raw} (${wait.afterMs} ms after the response)`
     : `Retry-After: ${raw.trim()} s (${wait.afterMs} ms)`;
@@ -48,8 +45,9 @@ interface Attempt {
 }
 
 function attempts(all: readonly Exchange[]): Attempt[] {
+  const nextCall = nextByKey(all, sameCallKey);
   return all.filter(isTransientFailure).map((failure) => {
-    const retry = nextAfter(all, failure, (y) => y.isRequest && sameCall(failure, y));
+    const retry = nextCall(failure);
     const wait = askedWait(failure);
     return { failure, ...(retry ? { retry } : {}), ...(wait ? { wait } : {}) };
   });

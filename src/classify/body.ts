@@ -13,6 +13,7 @@ export type DecodedBody =
   | { transport: "json" | "other"; kind: "malformed"; error: string; text: string }
   | { transport: "sse"; sse: SseStream };
 
+const NOT_BLANK = /\S/;
 const SSE_START = /^(?::|(?:data|event|id|retry)(?::|\r|\n|$))/;
 
 /**
@@ -28,7 +29,8 @@ export function decodeBody(body: unknown, headers: HeaderMap, strict: boolean, f
     return { transport: "json", kind: "message", message: body };
   }
   if (type === SSE_MEDIA_TYPE) return { transport: "sse", sse: parseSse(body) };
-  if (body.trim() === "") return { transport: "empty" };
+  // Blank exactly as String.prototype.trim() sees it, without copying a long body.
+  if (!NOT_BLANK.test(body)) return { transport: "empty" };
   if (isJsonMediaType(type)) return parsed(body, "json");
 
   const looksLikeSse = SSE_START.test(body.trimStart());

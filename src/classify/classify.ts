@@ -1,18 +1,17 @@
 import { decodeBody } from "./body.ts";
 import type { DecodedBody } from "./body.ts";
-import { ExchangeSchema } from "./exchange.ts";
+import { ExchangeSchema, surelyExchange } from "./exchange.ts";
 import type { ClassifyOptions, Exchange } from "./exchange.ts";
 import { Findings, SpecRef, finding } from "./findings.ts";
-import { headerMap } from "./headers.ts";
+import { headerMap, isJsonMediaType, mediaType } from "./headers.ts";
 import { isRecord, show } from "./json.ts";
 import { fromMessage } from "./message.ts";
-import { buildVerdict } from "./outcome.ts";
 import { readRequest } from "./request.ts";
 import { advice } from "./retry.ts";
-import { verdict } from "./run.ts";
+import { assemble, verdict } from "./run.ts";
 import type { Run } from "./run.ts";
 import { fromStream } from "./stream-outcome.ts";
-import { analyzeStream, streamDetails, streamFindings } from "./stream.ts";
+import { analyzeStream, streamFindings } from "./stream.ts";
 import type { StreamAnalysis } from "./stream.ts";
 import { accepted, httpError } from "./transport.ts";
 import type { Verdict } from "./verdict.ts";
@@ -37,20 +36,22 @@ function internalError(error: unknown): Verdict {
   } catch {
     // keep the generic text
   }
-  return buildVerdict(
+  return assemble(
     "INVALID_ENVELOPE",
+    undefined,
+    undefined,
     advice("investigate", "The classifier could not read this exchange."),
     [finding("error", "CLASSIFIER_INTERNAL_ERROR", `The classifier failed on this input: ${text}`)],
-    {},
   );
 }
 
 function invalidExchange(message: string): Verdict {
-  return buildVerdict(
+  return assemble(
     "INVALID_ENVELOPE",
+    undefined,
+    undefined,
     advice("investigate", "The exchange has no usable response to classify."),
     [finding("error", "INVALID_EXCHANGE", message)],
-    {},
   );
 }
 
@@ -75,10 +76,10 @@ function classifyUnchecked(exchange: unknown, options: unknown): Verdict {
     return invalidExchange(`response.status ${show(status)} is not an integer HTTP status.`);
   }
   const findings = new Findings();
-  const checked = ExchangeSchema.safeParse(exchange);
-  if (!checked.success) {
+  const checked = surelyExchange(exchange) ? undefined : ExchangeSchema.safeParse(exchange);
+  if (checked?.success === false) {
     const issue = checked.error.issues[0];
-    findings.warning("EXCHANGE_SHAPE", `The exchange does not match ExchangeSchema at ${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}; classified on a best-effort basis.`);
+    findings.warning("EXCHANGE_SHAPE", `The exchange does not match ExchangeSchema at ${issue?.path.map(String).join(".") || "(root)"}: ${issue?.message ?? "invalid"}; classified on a best-effort basis.`);
   }
 
   const now = readNow(options, findings);
@@ -105,15 +106,6 @@ function classifyUnchecked(exchange: unknown, options: unknown): Verdict {
     now,
     decoded,
     stream,
-    details: {
-      status,
-      protocolVersion: version,
-      protocolVersionSource: source,
-      transport: decoded.transport,
-      method: request.method,
-      expectedId: request.expectedId,
-      sse: stream === undefined ? undefined : streamDetails(stream),
-    },
   };
 
   if (!ok) return httpError(run, primary);
@@ -128,16 +120,18 @@ function answered(run: Run): Verdict {
     findings.info("EXPECTED_ID_UNKNOWN", "No expected id is known (no exchange.expectedId and no request body id); any valid response id is accepted.");
   }
   if (decoded.transport === "empty") {
+    const noResponse = advice("investigate", "The server did not send a JSON-RPC response; find out whether the call ran before sending it again.");
     if (status === 202) {
       findings.error(
         "ACCEPTED_WITHOUT_RESPONSE",
         "The server answered a request with 202 and no body; a request MUST be answered with application/json or text/event-stream. The call may have run, so do not replay it blindly.",
         isModern(run.version) ? SpecRef.s26Sending : SpecRef.s1125Sending,
       );
-    } else {
-      findings.error("RESPONSE_MISSING", `The ${status} response to a request has an empty body; it MUST carry the JSON-RPC response.`, SpecRef.s26Sending);
+      return verdict(run, "INVALID_ENVELOPE", noResponse);
     }
-    return verdict(run, "INVALID_ENVELOPE", advice("investigate", "The server did not send a JSON-RPC response; find out whether the call ran before sending it again."));
+    findings.error("RESPONSE_MISSING", `The ${status} response to a request has an empty body; it MUST carry the JSON-RPC response.`, SpecRef.s26Sending);
+    // An empty body declared as JSON fails JSON.parse, so clients see malformed JSON (the seed's verdict).
+    return verdict(run, isJsonMediaType(mediaType(run.headers.get("content-type"))) ? "MALFORMED_JSON" : "INVALID_ENVELOPE", noResponse);
   }
   if (decoded.transport === "sse") return fromStream(run);
   if (decoded.kind === "malformed") {

@@ -53,7 +53,7 @@ export function validateEnvelope(
   if (hasResult && hasError) return invalid("RESULT_AND_ERROR", "The response sets both result and error; exactly one MUST be set.", ref, message.id);
   if (!hasResult && !hasError) return invalid("NO_RESULT_OR_ERROR", "The response has neither result nor error; exactly one MUST be set.", ref, message.id);
 
-  const idCheck = hasResult ? checkResultId(message, expectedId, ref) : checkErrorId(message, expectedId, version, ref, findings);
+  const idCheck = hasResult ? checkResultId(message, expectedId, ref) : checkErrorId(message, expectedId, ref, findings);
   if (idCheck !== undefined) return idCheck;
 
   if (hasResult) return { kind: "result", id: message.id as string | number, result: message.result };
@@ -78,17 +78,15 @@ function checkResultId(message: Record<string, unknown>, expectedId: string | nu
 function checkErrorId(
   message: Record<string, unknown>,
   expectedId: string | number | undefined,
-  version: ProtocolVersion,
   ref: string,
   findings: Findings,
 ): Envelope | undefined {
   if (!has(message, "id")) {
-    if (version === "2025-06-18") {
-      findings.error("ERROR_ID_MISSING", "The error response has no id; in 2025-06-18 JSONRPCError requires the id.", ref);
-    } else if (expectedId !== undefined) {
-      findings.warning("ERROR_ID_MISSING", "The error response has no id although the request had a readable id; the id may be omitted only when it could not be read.", ref);
-    }
-    return undefined;
+    return invalid(
+      "ERROR_ID_MISSING",
+      'The error response has no "id" member; JSON-RPC 2.0 requires it in every response ("id": null only when the request\'s id could not be read).',
+      SpecRef.jsonRpcResponse,
+    );
   }
   const id = message.id;
   if (id === null) {

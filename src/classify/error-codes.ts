@@ -17,26 +17,31 @@ export interface ErrorAdvice {
 }
 
 /** Well-known codes and their names, for messages. */
-export const ERROR_CODE_NAMES: Readonly<Record<string, string>> = {
-  "-32700": "Parse error",
-  "-32600": "Invalid request",
-  "-32601": "Method not found",
-  "-32602": "Invalid params",
-  "-32603": "Internal error",
-  "-32002": "Resource not found",
-  "-32042": "URL elicitation required",
-  "-32020": "HeaderMismatch",
-  "-32021": "MissingRequiredClientCapability",
-  "-32022": "UnsupportedProtocolVersion",
-};
+const ERROR_CODE_NAMES: ReadonlyMap<number, string> = new Map([
+  [-32700, "Parse error"],
+  [-32600, "Invalid request"],
+  [-32601, "Method not found"],
+  [-32602, "Invalid params"],
+  [-32603, "Internal error"],
+  [-32002, "Resource not found"],
+  [-32042, "URL elicitation required"],
+  [-32020, "HeaderMismatch"],
+  [-32021, "MissingRequiredClientCapability"],
+  [-32022, "UnsupportedProtocolVersion"],
+]);
 
 export function errorCodeName(code: number): string {
-  return ERROR_CODE_NAMES[String(code)] ?? "unknown code";
+  return ERROR_CODE_NAMES.get(code) ?? "unknown code";
 }
 
 const MODERN_ONLY = new Set([-32020, -32021, -32022]);
 // 2026 status pairing: -32601 goes with 404, the version/header/capability errors with 400.
-const REQUIRED_STATUS_2026: Readonly<Record<string, number>> = { "-32601": 404, "-32020": 400, "-32021": 400, "-32022": 400 };
+const REQUIRED_STATUS_2026: ReadonlyMap<number, number> = new Map([
+  [-32601, 404],
+  [-32020, 400],
+  [-32021, 400],
+  [-32022, 400],
+]);
 
 function supportedList(data: unknown): string[] | undefined {
   if (!isRecord(data) || !Array.isArray(data.supported)) return undefined;
@@ -55,7 +60,7 @@ export function adviseError(error: JsonRpcError, version: ProtocolVersion, statu
       SpecRef.s26ErrorCodes,
     );
   }
-  const required = REQUIRED_STATUS_2026[String(code)];
+  const required = REQUIRED_STATUS_2026.get(code);
   if (modern && required !== undefined && status !== required) {
     findings.error(
       "STATUS_CODE_MISMATCH",

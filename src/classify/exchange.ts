@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isRecord } from "./json.ts";
 
 /** Header maps are case-insensitive on the wire; the classifier lower-cases names itself. */
 export const HeadersSchema = z.record(z.string(), z.string());
@@ -27,6 +28,37 @@ export const ExchangeSchema = z.object({
   protocolVersion: z.string().optional(),
 });
 export type Exchange = z.infer<typeof ExchangeSchema>;
+
+/**
+ * True only when `value` certainly passes ExchangeSchema: plain objects, string header values,
+ * an integer status from 100 to 599 and a present body. classify() asks zod only when this says
+ * false, so the common case skips building zod's copy of the exchange; it may say false for a
+ * valid exchange (zod then decides) but never true for an invalid one
+ * (test/classify/exchange-shape.test.ts holds that).
+ */
+export function surelyExchange(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const { request, response, expectedId, method, protocolVersion } = value;
+  if (request !== undefined && !(isRecord(request) && optionalHeaders(request.headers))) return false;
+  if (!isRecord(response) || !Object.hasOwn(response, "body") || !optionalHeaders(response.headers)) return false;
+  const status = response.status;
+  if (!(typeof status === "number" && Number.isSafeInteger(status) && status >= 100 && status <= 599)) return false;
+  if (expectedId !== undefined && typeof expectedId !== "string" && !Number.isSafeInteger(expectedId)) return false;
+  return (method === undefined || typeof method === "string") && (protocolVersion === undefined || typeof protocolVersion === "string");
+}
+
+// Stricter than zod's record, which reads enumerable own keys: a null or Object.prototype
+// prototype, string values only, and no symbol keys at all.
+function optionalHeaders(headers: unknown): boolean {
+  if (headers === undefined) return true;
+  if (!isRecord(headers)) return false;
+  const proto = Object.getPrototypeOf(headers);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key of Object.keys(headers)) {
+    if (typeof headers[key] !== "string") return false;
+  }
+  return Object.getOwnPropertySymbols(headers).length === 0;
+}
 
 export interface ClassifyOptions {
   /** Milliseconds since the epoch; used for Retry-After HTTP-dates without a Date header. */

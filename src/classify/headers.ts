@@ -3,11 +3,13 @@ import { isRecord } from "./json.ts";
 /** Header names lower-cased; repeated names (differing only in case) joined with ", " as HTTP does. */
 export type HeaderMap = ReadonlyMap<string, string>;
 
+const NO_HEADERS: HeaderMap = new Map();
+
 export function headerMap(input: unknown): HeaderMap {
+  if (!isRecord(input)) return NO_HEADERS;
   const map = new Map<string, string>();
-  if (!isRecord(input)) return map;
-  for (const [name, raw] of Object.entries(input)) {
-    const value = headerValue(raw);
+  for (const name of Object.keys(input)) {
+    const value = headerValue(input[name]);
     if (value === undefined) continue;
     const key = name.toLowerCase();
     const previous = map.get(key);
@@ -26,11 +28,24 @@ function headerValue(raw: unknown): string | undefined {
   return undefined;
 }
 
+// Servers send a handful of distinct Content-Type values; remembering the last few spares a
+// slice, trim and lower-casing per response. Bounded, and a pure function of its key.
+const MEDIA_TYPES = new Map<string, string | undefined>();
+const MEDIA_TYPES_MAX = 32;
+
 /** The media type of a Content-Type value, lower-cased and without parameters. */
 export function mediaType(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
-  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
-  return type === "" ? undefined : type;
+  const known = MEDIA_TYPES.get(contentType);
+  if (known !== undefined || MEDIA_TYPES.has(contentType)) return known;
+  const semicolon = contentType.indexOf(";");
+  const raw = (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  const type = raw === "" ? undefined : raw;
+  if (contentType.length <= 200) {
+    if (MEDIA_TYPES.size >= MEDIA_TYPES_MAX) MEDIA_TYPES.clear();
+    MEDIA_TYPES.set(contentType, type);
+  }
+  return type;
 }
 
 export function isJsonMediaType(type: string | undefined): boolean {

@@ -120,7 +120,7 @@ function isChunked(headers: Record<string, string>): boolean {
  * not parse as chunks is taken as already decoded. Sizes count UTF-8 bytes; LF-only line ends
  * (a capture saved through an editor) are accepted.
  */
-export function dechunk(body: string): string | undefined {
+function dechunk(body: string): string | undefined {
   const bytes = new TextEncoder().encode(body);
   const out: Uint8Array[] = [];
   let at = 0;

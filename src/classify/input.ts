@@ -4,7 +4,7 @@ import { exchangesFromHar, HarSchema, looksLikeHar, type HarExchange, type HarSk
 import { parseHttpMessage } from "./http-message.ts";
 import { isRecord } from "./json.ts";
 
-/** One broken rule in the input: where (`[3].response.status`), which rule, and a sentence. */
+/** One broken rule in the input: where (`3.response.status`), which rule, and a sentence. */
 export interface InputIssue {
   path: string;
   rule: string;
@@ -189,18 +189,17 @@ export function looksLikeRawHttp(text: string): boolean {
   return /^\uFEFF?\s*HTTP\//.test(text);
 }
 
-/** Formats a path as `[3].response.status`; keys that are not plain names are quoted (`headers["a b"]`). */
+/**
+ * Formats a path as `3.response.status`, the one form every API error uses; a key that is not a plain name is quoted
+ * (`headers."a b"`).
+ */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = "";
-  for (const part of path) {
-    if (typeof part === "number") out += `[${part}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(String(part))) out += out === "" ? String(part) : `.${String(part)}`;
-    else out += `[${JSON.stringify(String(part))}]`;
-  }
-  return out === "" ? "(root)" : out;
+  const parts = path.map((part) => (typeof part === "number" || /^[\w$-]+$/.test(String(part)) ? String(part) : JSON.stringify(String(part))));
+  return parts.length === 0 ? "(root)" : parts.join(".");
 }
 
-function issuesFromZod(error: z.ZodError, at: Array<string | number>): InputIssue[] {
+/** Turns zod issues into path + rule pairs, one per unknown key; paths start at `at`. */
+export function issuesFromZod(error: z.ZodError, at: Array<string | number>): InputIssue[] {
   return error.issues.flatMap((issue): InputIssue[] => {
     const base = [...at, ...issue.path.map((part) => (typeof part === "symbol" ? String(part) : part))];
     if (issue.code === "unrecognized_keys") {

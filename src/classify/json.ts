@@ -24,11 +24,15 @@ export function parseJson(text: string): JsonParse {
   }
 }
 
+// Printable ASCII that JSON.stringify would leave as it is (no quote, no backslash).
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** A short, safe rendering of any value for finding messages. */
 export function show(value: unknown, max = 80): string {
+  if (typeof value === "string" && PLAIN.test(value)) return value.length + 2 > max ? `"${value.slice(0, max - 2)}…` : `"${value}"`;
   let text: string;
   try {
-    text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    text = JSON.stringify(value) ?? String(value);
   } catch {
     text = Object.prototype.toString.call(value);
   }

@@ -3,7 +3,7 @@ import { adviseError, errorCodeName } from "./error-codes.ts";
 import { show } from "./json.ts";
 import { classifyResult } from "./result.ts";
 import { advice, fromErrorAdvice } from "./retry.ts";
-import { responseId, verdict } from "./run.ts";
+import { responseId, usableId, verdict } from "./run.ts";
 import type { Run } from "./run.ts";
 import type { Verdict } from "./verdict.ts";
 
@@ -17,22 +17,21 @@ export function fromMessage(run: Run, message: unknown): Verdict {
       run,
       "INVALID_ENVELOPE",
       advice("investigate", "The response is not a valid JSON-RPC response to this request; the call may have run, so do not replay it blindly."),
-      responseId({ id: envelope.id }),
+      { id: usableId(envelope.id) },
     );
   }
   if (envelope.kind === "error") {
     const { error } = envelope;
     findings.info("JSONRPC_ERROR_RESPONSE", `The server answered with JSON-RPC error ${error.code} (${errorCodeName(error.code)}): ${show(error.message, 160)}`);
     const errorAdvice = adviseError(error, version, run.status, findings);
-    return verdict(run, "JSONRPC_ERROR", fromErrorAdvice(errorAdvice), {
-      code: error.code,
-      jsonrpcError: error,
-      ...errorAdvice.details,
-      ...responseId(message),
-    });
+    const extra: Record<string, unknown> = { code: error.code, jsonrpcError: error };
+    if (errorAdvice.details !== undefined) Object.assign(extra, errorAdvice.details);
+    extra.id = responseId(message);
+    return verdict(run, "JSONRPC_ERROR", fromErrorAdvice(errorAdvice), extra);
   }
   const result = classifyResult(envelope.result, { version, versionSource: run.source, request, findings });
-  const extra = { ...result.details, id: envelope.id };
+  const extra = result.details;
+  extra.id = envelope.id;
   switch (result.outcome) {
     case "TOOL_SUCCESS":
       return verdict(run, "TOOL_SUCCESS", advice("none", "The request succeeded."), extra);

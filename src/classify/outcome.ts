@@ -1,8 +1,8 @@
-import type { Finding, Layer, Outcome, RetryAdvice, Verdict } from "./verdict.ts";
+import type { Layer, Outcome } from "./verdict.ts";
 
 /** What everyone who shows or judges an outcome needs to know about it, beside the classifier's verdict. */
 interface OutcomeTraits {
-  /** The layer it belongs to; INVALID_TOOL_RESULT counts as application, where results are read. */
+  /** The layer it belongs to; INVALID_TOOL_RESULT is protocol: the result broke the protocol's schema. */
   readonly layer: Layer;
   /** A short label for people (the dashboard's badges and legend). */
   readonly label: string;
@@ -25,7 +25,7 @@ export const OUTCOMES: Readonly<Record<Outcome, OutcomeTraits>> = {
   INPUT_REQUIRED: { layer: "interaction", label: "input required", colour: "input", success: false },
   MALFORMED_JSON: { layer: "protocol", label: "malformed JSON", colour: "invalid", success: false },
   INVALID_ENVELOPE: { layer: "protocol", label: "invalid envelope", colour: "invalid", success: false },
-  INVALID_TOOL_RESULT: { layer: "application", label: "invalid result", colour: "invalid", success: false },
+  INVALID_TOOL_RESULT: { layer: "protocol", label: "invalid result", colour: "invalid", success: false },
   STREAM_INCOMPLETE: { layer: "transport", label: "stream incomplete", colour: "stream", success: false },
   NOTIFICATION_ACCEPTED: { layer: "transport", label: "accepted", colour: "accepted", success: true },
 };
@@ -34,29 +34,3 @@ export const OUTCOMES: Readonly<Record<Outcome, OutcomeTraits>> = {
 export const OUTCOME_LAYER: Readonly<Record<Outcome, Layer>> = Object.fromEntries(
   Object.entries(OUTCOMES).map(([outcome, traits]) => [outcome, traits.layer]),
 ) as Record<Outcome, Layer>;
-
-const RESERVED = new Set(["outcome", "layer", "status", "code", "retry", "findings"]);
-
-/** Assembles a verdict in a stable key order, dropping undefined details. */
-export function buildVerdict(
-  outcome: Outcome,
-  retry: RetryAdvice,
-  findings: readonly Finding[],
-  details: Record<string, unknown>,
-): Verdict {
-  const status = typeof details.status === "number" && Number.isSafeInteger(details.status) ? details.status : undefined;
-  const code = typeof details.code === "number" && Number.isSafeInteger(details.code) ? details.code : undefined;
-  const verdict: Verdict = {
-    outcome,
-    layer: OUTCOME_LAYER[outcome],
-    ...(status === undefined ? {} : { status }),
-    ...(code === undefined ? {} : { code }),
-    retry,
-    findings: [...findings],
-  };
-  for (const [key, value] of Object.entries(details)) {
-    if (value === undefined || RESERVED.has(key)) continue;
-    verdict[key] = value;
-  }
-  return verdict;
-}

@@ -1,11 +1,14 @@
-import type { Findings } from "./findings.ts";
-import { SpecRef } from "./findings.ts";
+import { Findings, SpecRef } from "./findings.ts";
 import type { HeaderMap } from "./headers.ts";
+import { headerMap } from "./headers.ts";
 import { parseHttpDate } from "./http-date.ts";
+import type { Finding } from "./verdict.ts";
 
 export interface RetryAfter {
   afterMs?: number;
   source?: "retry-after-ms" | "retry-after-seconds" | "retry-after-date";
+  /** The header value the wait was read from, as sent. */
+  value?: string;
 }
 
 const MAX_MS = Number.MAX_SAFE_INTEGER;
@@ -22,7 +25,7 @@ export function readRetryAfter(headers: HeaderMap, now: number | undefined, find
   const msHeader = headers.get("retry-after-ms");
   if (msHeader !== undefined) {
     if (/^\s*\d+(\.\d+)?\s*$/.test(msHeader)) {
-      return { afterMs: clampMs(Number.parseFloat(msHeader)), source: "retry-after-ms" };
+      return { afterMs: clampMs(Number.parseFloat(msHeader)), source: "retry-after-ms", value: msHeader };
     }
     findings.warning("RETRY_AFTER_MS_INVALID", `retry-after-ms ${JSON.stringify(msHeader)} is not a non-negative number of milliseconds; ignored.`);
   }
@@ -31,7 +34,7 @@ export function readRetryAfter(headers: HeaderMap, now: number | undefined, find
   if (raw === undefined) return {};
   const value = raw.trim();
   if (/^\d+$/.test(value)) {
-    return { afterMs: clampMs(Number.parseInt(value, 10) * 1000), source: "retry-after-seconds" };
+    return { afterMs: clampMs(Number.parseInt(value, 10) * 1000), source: "retry-after-seconds", value: raw };
   }
 
   const reference = referenceTime(headers, now, findings);
@@ -55,7 +58,19 @@ export function readRetryAfter(headers: HeaderMap, now: number | undefined, find
   if (at < reference) {
     findings.info("RETRY_AFTER_IN_PAST", `Retry-After ${JSON.stringify(raw)} is already in the past; the client may retry now.`);
   }
-  return { afterMs: clampMs(at - reference), source: "retry-after-date" };
+  return { afterMs: clampMs(at - reference), source: "retry-after-date", value: raw };
+}
+
+/**
+ * The wait a response asks for, from its headers (any case, as a plain record): `retry-after-ms`,
+ * else `Retry-After` in seconds or as an HTTP-date. An HTTP-date is measured from the response's
+ * `Date` header, else from `now` (milliseconds since the epoch). `findings` says why no wait could
+ * be read when a header was there but unusable.
+ */
+export function retryAfter(headers: Record<string, string>, now?: number): RetryAfter & { findings: Finding[] } {
+  const findings = new Findings();
+  const wait = readRetryAfter(headerMap(headers), now, findings);
+  return { ...wait, findings: findings.list };
 }
 
 // An HTTP-date is measured from the response's own Date header when there is one (it shares the server's clock).

@@ -17,8 +17,8 @@ const IDEMPOTENCY_CAVEAT =
   "Retry only read-only or idempotent calls (tools/call is not idempotent in general: check the tool's readOnlyHint/idempotentHint), " +
   `at most ${DEFAULT_MAX_ATTEMPTS} times, with exponential backoff and jitter from ${DEFAULT_INITIAL_BACKOFF_MS} ms.`;
 
-export function advice(decision: RetryDecision, reason: string, extra: Partial<RetryAdvice> = {}): RetryAdvice {
-  return { decision, reason, ...extra };
+export function advice(decision: RetryDecision, reason: string, extra?: Partial<RetryAdvice>): RetryAdvice {
+  return extra === undefined ? { decision, reason } : { decision, reason, ...extra };
 }
 
 /** The "conditional" advice: bounded attempts, backoff, and the server's wait time when it gave one. */

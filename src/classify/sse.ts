@@ -24,80 +24,113 @@ export interface SseStream {
   unterminated?: SseEvent;
 }
 
-interface Block {
-  type: string;
-  data: string[];
-  id?: string;
-  retry?: number;
-  fields: number;
-}
+/** The event being read: reset, not reallocated, after each blank line. */
+class Block {
+  type = "";
+  data = "";
+  dataLines = 0;
+  id: string | undefined = undefined;
+  retry: number | undefined = undefined;
+  fields = 0;
 
-function emptyBlock(): Block {
-  return { type: "", data: [], fields: 0 };
-}
-
-function toEvent(block: Block): SseEvent {
-  const event: SseEvent = { type: block.type === "" ? "message" : block.type, data: block.data.join("\n"), hasData: block.data.length > 0 };
-  if (block.id !== undefined) event.id = block.id;
-  if (block.retry !== undefined) event.retry = block.retry;
-  return event;
-}
-
-export function parseSse(text: string): SseStream {
-  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  // Lines end with CRLF, LF or CR; the last piece has no terminator yet.
-  const lines = body.split(/\r\n|\r|\n/);
-  const tail = lines.pop() ?? "";
-  const stream: SseStream = { events: [], comments: 0, invalidRetry: [] };
-  let block = emptyBlock();
-
-  for (const line of lines) {
-    if (line === "") {
-      if (block.fields > 0) stream.events.push(toEvent(block));
-      block = emptyBlock();
-      continue;
-    }
-    applyLine(line, block, stream);
+  reset(): void {
+    this.type = "";
+    this.data = "";
+    this.dataLines = 0;
+    this.id = undefined;
+    this.retry = undefined;
+    this.fields = 0;
   }
-  if (tail !== "") applyLine(tail, block, stream);
-  if (block.fields > 0) stream.unterminated = toEvent(block);
+
+  toEvent(): SseEvent {
+    const event: SseEvent = { type: this.type === "" ? "message" : this.type, data: this.data, hasData: this.dataLines > 0 };
+    if (this.id !== undefined) event.id = this.id;
+    if (this.retry !== undefined) event.retry = this.retry;
+    return event;
+  }
+}
+
+const LF = 10;
+const CR = 13;
+const COLON = 58;
+const SPACE = 32;
+const DIGITS = /^\d+$/;
+
+/**
+ * Reads an event stream in one pass over the text, without splitting it into lines: this runs over
+ * every byte of every SSE response, so it costs about as much as finding the line ends.
+ */
+export function parseSse(text: string): SseStream {
+  const stream: SseStream = { events: [], comments: 0, invalidRetry: [] };
+  const block = new Block();
+  const end = text.length;
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // Lines end with CRLF, LF or CR; most streams use LF only, so CR is looked for only when present.
+  let nextCr = text.indexOf("\r", pos);
+  let nextLf = text.indexOf("\n", pos);
+  while (pos < end) {
+    if (nextLf >= 0 && nextLf < pos) nextLf = text.indexOf("\n", pos);
+    if (nextCr >= 0 && nextCr < pos) nextCr = text.indexOf("\r", pos);
+    const eol = nextCr < 0 ? nextLf : nextLf < 0 ? nextCr : Math.min(nextCr, nextLf);
+    if (eol < 0) {
+      // The last piece has no line end: apply it, but its event is never dispatched.
+      applyLine(text, pos, end, block, stream);
+      break;
+    }
+    if (eol === pos) {
+      if (block.fields > 0) stream.events.push(block.toEvent());
+      block.reset();
+    } else {
+      applyLine(text, pos, eol, block, stream);
+    }
+    pos = text.charCodeAt(eol) === CR && text.charCodeAt(eol + 1) === LF ? eol + 2 : eol + 1;
+  }
+  if (block.fields > 0) stream.unterminated = block.toEvent();
   return stream;
 }
 
-function applyLine(line: string, block: Block, stream: SseStream): void {
-  if (line.startsWith(":")) {
+/** Applies the line text[start, eol) (never empty) to the block. */
+function applyLine(text: string, start: number, eol: number, block: Block, stream: SseStream): void {
+  if (text.charCodeAt(start) === COLON) {
     stream.comments++;
     return;
   }
-  const colon = line.indexOf(":");
-  const field = colon < 0 ? line : line.slice(0, colon);
-  let value = colon < 0 ? "" : line.slice(colon + 1);
-  if (value.startsWith(" ")) value = value.slice(1);
-  switch (field) {
-    case "data":
-      block.data.push(value);
-      block.fields++;
-      break;
-    case "event":
-      block.type = value;
-      block.fields++;
-      break;
-    case "id":
-      if (!value.includes("\u0000")) {
-        block.id = value;
-        stream.lastEventId = value;
+  let colon = text.indexOf(":", start);
+  if (colon < 0 || colon > eol) colon = eol;
+  let valueStart = colon + 1;
+  if (valueStart < eol && text.charCodeAt(valueStart) === SPACE) valueStart++;
+  const value = valueStart < eol ? text.slice(valueStart, eol) : "";
+  switch (colon - start) {
+    case 4:
+      if (text.startsWith("data", start)) {
+        block.data = block.dataLines === 0 ? value : `${block.data}\n${value}`;
+        block.dataLines++;
+        block.fields++;
       }
-      block.fields++;
       break;
-    case "retry":
-      if (/^\d+$/.test(value)) {
-        const ms = Math.min(Number.parseInt(value, 10), Number.MAX_SAFE_INTEGER);
-        block.retry = ms;
-        stream.retryMs = ms;
-      } else {
-        stream.invalidRetry.push(value);
+    case 5:
+      if (text.startsWith("event", start)) {
+        block.type = value;
+        block.fields++;
+      } else if (text.startsWith("retry", start)) {
+        if (DIGITS.test(value)) {
+          const ms = Math.min(Number.parseInt(value, 10), Number.MAX_SAFE_INTEGER);
+          block.retry = ms;
+          stream.retryMs = ms;
+        } else {
+          stream.invalidRetry.push(value);
+        }
+        block.fields++;
       }
-      block.fields++;
+      break;
+    case 2:
+      if (text.startsWith("id", start)) {
+        if (!value.includes("\u0000")) {
+          block.id = value;
+          stream.lastEventId = value;
+        }
+        block.fields++;
+      }
       break;
     default:
       // Unknown fields are ignored by the standard.

@@ -19,7 +19,7 @@ export function fromStream(run: Run): Verdict {
       `The stream carries ${stream.matched.length} responses for id ${show(stream.matched[0]?.id)}; a request gets exactly one response.`,
       SpecRef.jsonRpcResponse,
     );
-    return verdict(run, "INVALID_ENVELOPE", investigate, responseId(stream.matched[0]));
+    return verdict(run, "INVALID_ENVELOPE", investigate, { id: responseId(stream.matched[0]) });
   }
   const message = stream.matched[0] ?? stream.idless[0];
   if (message !== undefined) return fromMessage(run, message);

@@ -32,6 +32,8 @@ export interface StreamAnalysis {
   unterminatedResponse: boolean;
 }
 
+const NOT_BLANK = /\S/;
+
 function isResponseFor(message: unknown, expectedId: string | number | undefined): boolean {
   return isRecord(message) && typeof message.method !== "string" && (expectedId === undefined ? isRequestId(message.id) : message.id === expectedId);
 }
@@ -59,7 +61,7 @@ export function analyzeStream(sse: SseStream, request: RequestInfo): StreamAnaly
   let matchId: string | number | undefined = request.expectedId;
 
   for (const event of sse.events) {
-    if (event.data.trim() === "") {
+    if (!NOT_BLANK.test(event.data)) {
       // A priming event (1125): an event id with empty data, sent so the client can resume.
       if (event.id !== undefined) a.priming = true;
       continue;

@@ -61,7 +61,7 @@ export function httpError(run: Run, primary: unknown): Verdict {
     jsonrpcError: bodyError,
     challenge,
     ...bodyAdvice?.details,
-    ...responseId(primary),
+    id: responseId(primary),
   });
 }
 

@@ -54,6 +54,15 @@ export type Finding = z.infer<typeof FindingSchema>;
 export const ProtocolVersionSchema = z.enum(["2025-06-18", "2025-11-25", "2026-07-28"]);
 export type ProtocolVersion = z.infer<typeof ProtocolVersionSchema>;
 
+/**
+ * The edition of the classifier's rules, carried in every verdict so that a stored verdict says
+ * which rules judged it. Raised whenever the same exchange can get a different outcome or layer.
+ * 2: the seed's verdicts (an empty JSON body is MALFORMED_JSON, INVALID_TOOL_RESULT is in the
+ * protocol layer, an error response without an id is INVALID_ENVELOPE). Verdicts without the
+ * field came from the rules before that (edition 1).
+ */
+export const CLASSIFIER_VERSION = 2;
+
 /** The classifier's answer: one outcome, the layer it belongs to, retry advice and every finding. */
 export const VerdictSchema = z
   .object({
@@ -63,6 +72,8 @@ export const VerdictSchema = z
     code: z.number().int().optional(),
     retry: RetryAdviceSchema,
     findings: z.array(FindingSchema),
+    /** The edition of the rules (CLASSIFIER_VERSION); absent in verdicts stored before edition 2. */
+    classifierVersion: z.number().int().positive().optional(),
     protocolVersion: ProtocolVersionSchema.optional(),
     protocolVersionSource: z.enum(["input", "header", "meta", "detected", "default"]).optional(),
     transport: z.enum(["json", "sse", "empty", "other"]).optional(),

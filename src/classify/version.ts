@@ -47,26 +47,28 @@ export function resolveVersion(
       SpecRef.s26VersionHeader,
     );
   }
-  const candidates: [unknown, VersionSource, string][] = [
-    [input, "input", "exchange.protocolVersion"],
-    [request.headerVersion, "header", "MCP-Protocol-Version header"],
-    [request.metaVersion, "meta", "_meta protocolVersion"],
-  ];
-  for (const [raw, source, label] of candidates) {
-    if (typeof raw !== "string") continue;
-    const rules = ruleSetFor(raw);
-    if (rules === undefined) {
-      findings.warning("PROTOCOL_VERSION_UNKNOWN", `The ${label} ${JSON.stringify(raw)} is not a protocol version; ignored.`);
-      continue;
-    }
-    if (!rules.exact) {
-      findings.info("PROTOCOL_VERSION_APPROXIMATED", `The ${label} ${raw} is not one of ${KNOWN.join(", ")}; applying the ${rules.version} rules.`);
-    }
-    return { version: rules.version, source };
-  }
+  const given =
+    fromLabel(input, "exchange.protocolVersion", findings, "input") ??
+    fromLabel(request.headerVersion, "MCP-Protocol-Version header", findings, "header") ??
+    fromLabel(request.metaVersion, "_meta protocolVersion", findings, "meta");
+  if (given !== undefined) return given;
   const detected = detectVersion(request, response);
   if (detected !== undefined) return { version: detected, source: "detected" };
   return { version: DEFAULT_VERSION, source: "default" };
+}
+
+/** The rule set for one declared version, or undefined (with a finding when it is not a version). */
+function fromLabel(raw: unknown, label: string, findings: Findings, source: VersionSource): ResolvedVersion | undefined {
+  if (typeof raw !== "string") return undefined;
+  const rules = ruleSetFor(raw);
+  if (rules === undefined) {
+    findings.warning("PROTOCOL_VERSION_UNKNOWN", `The ${label} ${JSON.stringify(raw)} is not a protocol version; ignored.`);
+    return undefined;
+  }
+  if (!rules.exact) {
+    findings.info("PROTOCOL_VERSION_APPROXIMATED", `The ${label} ${raw} is not one of ${KNOWN.join(", ")}; applying the ${rules.version} rules.`);
+  }
+  return { version: rules.version, source };
 }
 
 function detectVersion(request: RequestInfo, response: unknown): ProtocolVersion | undefined {

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { challengeParam, challengeScope, headerValue } from "../header-safe.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION } from "../mcp/versions.ts";
 
 export const RetryAfterSchema = z
-  .union([z.number().int().nonnegative(), z.string().min(1)])
+  .union([z.number().int().nonnegative(), headerValue()])
   .describe("Seconds to wait, or an HTTP-date; sent as Retry-After");
 
 export const BodyKindSchema = z
@@ -38,7 +39,7 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("drip"),
     chunkBytes: z.number().int().min(1).max(65_536).default(8),
-    intervalMs: z.number().int().min(1).max(60_000).default(250),
+    intervalMs: z.number().int().min(1).max(10_000).default(250),
   }),
   z.object({
     kind: z.literal("hang"),
@@ -55,10 +56,10 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("bad_result"), variant: z.enum(["content_not_array", "unknown_result_type", "missing_result_type"]) }),
   z.object({
     kind: z.literal("unauthorized"),
-    scope: z.string().optional(),
-    error: z.string().optional().describe("e.g. invalid_token"),
+    scope: challengeScope().optional(),
+    error: challengeParam().optional().describe("e.g. invalid_token"),
   }),
-  z.object({ kind: z.literal("insufficient_scope"), scope: z.string().default("faultline:write") }),
+  z.object({ kind: z.literal("insufficient_scope"), scope: challengeScope().default("faultline:write") }),
   z.object({ kind: z.literal("rate_limited"), retryAfter: RetryAfterSchema.default(1), body: BodyKindSchema.default("jsonrpc") }),
   z.object({ kind: z.literal("session_expired") }),
   z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { VerdictSchema } from "../classify/verdict.ts";
+import { VerdictSchema } from "../classify/index.ts";
 
 /** A captured body: text up to the cap, with a visible marker when it was cut. */
 export const CapturedBodySchema = z.object({
@@ -48,6 +48,11 @@ export const JournalEntrySchema = z.object({
   fault: z.object({ kind: z.string(), rule: z.string(), detail: z.record(z.string(), z.unknown()) }).optional(),
   scenario: z.string(),
   verdict: VerdictSchema.optional(),
+  /**
+   * HMAC-SHA-256 (per-session key) of the request's canonical call params, taken before redaction, so the checks
+   * tell a resend with a changed password from a retry. Absent when the body was cut or is not a JSON-RPC request.
+   */
+  callDigest: z.string().optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 export type NewJournalEntry = Omit<JournalEntry, "seq">;

@@ -1,31 +1,145 @@
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"]);
-const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|session[-_]?key|auth)/i;
-const SECRET_VALUE = /^(bearer|basic|token|dpop)\s+\S+/i;
+/**
+ * Redaction of what the journal stores: header values, JSON body fields with secret-like names, and values that look
+ * like credentials wherever they appear. Pure. The protocol's own fields (requestState, cursor, Mcp-Session-Id,
+ * Last-Event-ID, progressToken, the JSON-RPC id) are never touched: the checks and replay compare them.
+ */
 
-/** Header names that are never redacted although they look like secrets. */
-const SAFE = new Set(["mcp-session-id", "www-authenticate"]);
+export const REDACTED = "[redacted]";
 
-/** Replaces credentials in a header map: Authorization, Cookie and anything token-like. Names are lower-cased. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+/** Authentication schemes (IANA HTTP Authentication Scheme Registry, plus GitHub's "token"): shown, the credential hidden. */
+const SCHEMES = new Set(["basic", "bearer", "digest", "dpop", "hoba", "mutual", "negotiate", "ntlm", "privatetoken", "scram-sha-1", "scram-sha-256", "vapid", "aws4-hmac-sha256", "token", "concealed", "gnap"]);
+
+/** Names compared lower-cased with "-", "_" and "." removed, so apiKey, api-key and API_KEY are one name. */
+const squash = (name: string) => name.toLowerCase().replace(/[-_.]/g, "");
+
+/** Header or field names that hold credentials. */
+const SECRET_NAME = /(passw(or)?d|passphrase|^pwd$|secret|token$|apikey|accesskey|privatekey|sessionkey|subscriptionkey|signingkey|credentials?$|authorization|^x?auth$|cookie)/;
+
+/** Names that look secret but are the protocol's own, compared after `squash`. */
+const PROTOCOL_NAMES = new Set(["mcpsessionid", "lasteventid", "requeststate", "cursor", "nextcursor", "progresstoken", "id", "wwwauthenticate", "mcpprotocolversion"]);
+
+/** Values that are credentials whatever their name: OpenAI/Anthropic/Stripe keys, GitHub and Slack tokens, AWS key ids, JWTs. */
+const SECRET_VALUE = /\b(?:sk-[A-Za-z0-9_-]{8,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abeoprs]-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|eyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*)/g;
+
+/** Extra secret names from configuration (comma-separated), on top of the built-in ones. */
+export interface RedactOptions {
+  extraNames?: readonly string[];
+}
+
+/** Parses the comma-separated list of a [vars] entry. */
+export function redactNames(csv: string | undefined): string[] {
+  return (csv ?? "").split(",").map((n) => squash(n.trim())).filter((n) => n !== "");
+}
+
+/** Whether a header or JSON field name holds a secret. */
+export function isSecretName(name: string, options: RedactOptions = {}): boolean {
+  const key = squash(name);
+  if (PROTOCOL_NAMES.has(key)) return false;
+  return SECRET_NAME.test(key) || (options.extraNames ?? []).includes(key);
+}
+
+/** Whether a value contains something that looks like a credential. */
+export function hasSecretValue(value: string): boolean {
+  SECRET_VALUE.lastIndex = 0;
+  return SECRET_VALUE.test(value);
+}
+
+/** Every credential-looking run in a text replaced by the marker. */
+export function redactSecretValues(text: string): string {
+  return text.replace(SECRET_VALUE, REDACTED);
+}
+
+/** The whole value hidden; a real authentication scheme in front of it stays visible (so Bearer vs Basic shows). */
+function hideHeaderValue(value: string): string {
+  const scheme = /^([A-Za-z][\w-]*)\s+\S/.exec(value);
+  return scheme && SCHEMES.has(scheme[1]!.toLowerCase()) ? `${scheme[1]} ${REDACTED}` : REDACTED;
+}
+
+/** Replaces credentials in a header map: names that hold secrets, and values that look like credentials. Names are lower-cased. */
+export function redactHeaders(headers: Record<string, string>, options: RedactOptions = {}): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [rawName, value] of Object.entries(headers)) {
     const name = rawName.toLowerCase();
-    if (SAFE.has(name)) out[name] = value;
-    else if (SECRET_HEADERS.has(name) || SECRET_NAME.test(name)) out[name] = redactValue(value);
-    else if (SECRET_VALUE.test(value) || looksLikeJwt(value)) out[name] = redactValue(value);
-    else out[name] = value;
+    const safe = PROTOCOL_NAMES.has(squash(name));
+    if (!safe && (isSecretName(name, options) || hasSecretValue(value) || /^(bearer|basic|dpop|digest|negotiate)\s+\S/i.test(value))) {
+      out[name] = hideHeaderValue(value);
+    } else out[name] = value;
   }
   return out;
 }
 
-function looksLikeJwt(value: string): boolean {
-  return /^eyJ[\w-]+\.[\w-]+\.[\w-]*$/.test(value.trim());
+/** Deepest JSON walked structurally; deeper text is redacted by pattern only (the door refuses such requests anyway). */
+const MAX_WALK_DEPTH = 256;
+
+/** A JSON value with secret fields and credential-looking strings replaced; undefined when nothing changed. Iterative. */
+function redactValue(root: unknown, options: RedactOptions): unknown | undefined {
+  let changed = false;
+  const copy = (value: unknown): unknown => (Array.isArray(value) ? [...value] : value && typeof value === "object" ? { ...(value as object) } : value);
+  const top = copy(root);
+  const stack: { value: Record<string, unknown> | unknown[]; depth: number }[] = [];
+  if (top && typeof top === "object") stack.push({ value: top as Record<string, unknown>, depth: 1 });
+  else if (typeof top === "string" && hasSecretValue(top)) return redactSecretValues(top);
+  else return undefined;
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (depth > MAX_WALK_DEPTH) throw new RangeError("too deep to redact structurally");
+    const keys: (string | number)[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    for (const key of keys) {
+      const item = (value as Record<string | number, unknown>)[key];
+      if (typeof key === "string" && !Array.isArray(value) && isSecretName(key, options) && item !== null && item !== "") {
+        (value as Record<string, unknown>)[key] = REDACTED;
+        changed = true;
+      } else if (typeof item === "string") {
+        if (hasSecretValue(item)) {
+          (value as Record<string | number, unknown>)[key] = redactSecretValues(item);
+          changed = true;
+        }
+      } else if (item && typeof item === "object") {
+        const child = copy(item) as Record<string, unknown> | unknown[];
+        (value as Record<string | number, unknown>)[key] = child;
+        stack.push({ value: child, depth: depth + 1 });
+      }
+    }
+  }
+  return changed ? top : undefined;
 }
 
-/** Keeps the scheme (so "Bearer" vs "Basic" stays visible) and hides the credential. */
-function redactValue(value: string): string {
-  const scheme = /^(\w+)\s+\S/.exec(value);
-  return scheme ? `${scheme[1]} [redacted]` : "[redacted]";
+/** A quoted JSON string, escapes included. */
+const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+
+/** Text that is not whole JSON (cut by the cap, too deep, not JSON): secret-named string and scalar fields, then values, by pattern. */
+function redactByPattern(text: string, options: RedactOptions): string {
+  const field = new RegExp(`(${JSON_STRING})(\\s*:\\s*)(${JSON_STRING}|-?\\d[\\d.eE+-]*|true|false)`, "g");
+  const named = text.replace(field, (whole, name: string, colon: string) => {
+    let key: string;
+    try {
+      key = JSON.parse(name) as string;
+    } catch {
+      return whole;
+    }
+    return isSecretName(key, options) ? `${name}${colon}"${REDACTED}"` : whole;
+  });
+  return redactSecretValues(named);
+}
+
+/**
+ * A body's text with its secrets redacted. JSON is redacted field by field and re-serialised only when something
+ * changed (otherwise the text is returned as it was); anything else is redacted by pattern.
+ */
+export function redactText(text: string, options: RedactOptions = {}): string {
+  if (text === "") return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return redactByPattern(text, options);
+  }
+  try {
+    const redacted = redactValue(parsed, options);
+    return redacted === undefined ? text : JSON.stringify(redacted);
+  } catch {
+    return redactByPattern(text, options);
+  }
 }
 
 /** Lower-cased plain object from a Headers instance; client IP headers are dropped unless asked for. */

@@ -1,4 +1,6 @@
+import { callDigests, type SlimEntry, slimEntry } from "../checks/slim.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";
+import { type RedactOptions, redactHeaders, redactText } from "./redact.ts";
 
 export interface RetentionLimits {
   /** Most exchanges kept per session; the oldest go first. */
@@ -27,21 +29,58 @@ CREATE TABLE IF NOT EXISTS journal (
   outcome TEXT,
   entry TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS journal_time ON journal (time_ms);
+CREATE TABLE IF NOT EXISTS journal_key (k TEXT NOT NULL);
 `;
+
+/** An entry with its credentials redacted: headers, JSON body fields with secret-like names, credential-like values. */
+export function redactEntry(entry: NewJournalEntry, options: RedactOptions): NewJournalEntry {
+  const { request, response } = entry;
+  return {
+    ...entry,
+    request: { ...request, headers: redactHeaders(request.headers, options), body: { ...request.body, text: redactText(request.body.text, options) } },
+    response: {
+      ...response,
+      headers: redactHeaders(response.headers, options),
+      body: { ...response.body, text: redactText(response.body.text, options) },
+      ...(response.sseEvents ? { sseEvents: response.sseEvents.map((e) => ({ ...e, data: redactText(e.data, options) })) } : {}),
+    },
+  };
+}
 
 /** The session's journal in its SQLite database. */
 export class JournalStore {
   private readonly sql: SqlStorage;
   private readonly limits: RetentionLimits;
+  private readonly redact: RedactOptions;
+  private readonly key: Uint8Array;
 
-  constructor(sql: SqlStorage, limits: RetentionLimits) {
+  constructor(sql: SqlStorage, limits: RetentionLimits, redact: RedactOptions = {}) {
     this.sql = sql;
     this.limits = limits;
+    this.redact = redact;
     sql.exec(SCHEMA);
+    // The projection the checks read; added to journals created before it existed.
+    if (!sql.exec<{ name: string }>("PRAGMA table_info(journal)").toArray().some((c) => c.name === "slim")) sql.exec("ALTER TABLE journal ADD COLUMN slim TEXT");
+    this.key = this.digestKey();
   }
 
-  /** Stores an entry, applies retention, and returns it with its sequence number. */
+  /** The session's key for call digests, made on first use. */
+  private digestKey(): Uint8Array {
+    let hex = this.sql.exec<{ k: string }>("SELECT k FROM journal_key").toArray()[0]?.k;
+    if (!hex) {
+      hex = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+      this.sql.exec("INSERT INTO journal_key (k) VALUES (?)", hex);
+    }
+    return Uint8Array.from(hex.match(/../g) ?? [], (b) => parseInt(b, 16));
+  }
+
+  /**
+   * Stores an entry, applies retention, and returns it with its sequence number. The call digests are taken from the
+   * bodies as sent; everything stored (the entry and the checks' projection of it) is redacted.
+   */
   append(entry: NewJournalEntry, now: number): JournalEntry {
+    const { callDigest, paramsDigest } = callDigests(entry.request.body, this.key);
+    const redacted = redactEntry(entry, this.redact);
     const seq = this.sql
       .exec<{ seq: number }>(
         "INSERT INTO journal (time_ms, method, outcome, entry) VALUES (?, ?, ?, '') RETURNING seq",
@@ -50,8 +89,8 @@ export class JournalStore {
         entry.verdict?.outcome ?? null,
       )
       .one().seq;
-    const stored: JournalEntry = { seq, ...entry };
-    this.sql.exec("UPDATE journal SET entry = ? WHERE seq = ?", JSON.stringify(stored), seq);
+    const stored: JournalEntry = { seq, ...redacted, ...(callDigest !== undefined ? { callDigest } : {}) };
+    this.sql.exec("UPDATE journal SET entry = ?, slim = ? WHERE seq = ?", JSON.stringify(stored), JSON.stringify(slimEntry(stored, paramsDigest)), seq);
     this.prune(now);
     return stored;
   }
@@ -74,6 +113,14 @@ export class JournalStore {
     const entries = rows.slice(0, q.limit).map((r) => JSON.parse(r.entry) as JournalEntry);
     const last = entries.at(-1);
     return q.limit !== undefined && rows.length > q.limit && last ? { entries, nextSeq: last.seq } : { entries };
+  }
+
+  /** Up to `limit` projections for the checks with seq greater than `afterSeq`, oldest first. */
+  slimPage(afterSeq: number, limit: number): SlimEntry[] {
+    return this.sql
+      .exec<{ slim: string | null; entry: string }>("SELECT slim, CASE WHEN slim IS NULL THEN entry END AS entry FROM journal WHERE seq > ? ORDER BY seq LIMIT ?", afterSeq, limit)
+      .toArray()
+      .map((r) => (r.slim !== null ? (JSON.parse(r.slim) as SlimEntry) : slimEntry(JSON.parse(r.entry) as JournalEntry, undefined)));
   }
 
   count(): number {

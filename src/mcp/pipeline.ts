@@ -35,8 +35,11 @@ import { SSE_HEADERS, sseEvent } from "./sse.ts";
 import type { ToolDefinition } from "./tool.ts";
 import { jsonResponse } from "./wire.ts";
 
-/** Serves one HTTP request on a session's MCP endpoint, in either era. */
-export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline): Promise<Handled> {
+/**
+ * Serves one HTTP request on a session's MCP endpoint, in either era. `origin` starts the URLs the answer names (the
+ * public origin behind a reverse proxy); by default the origin the request came to.
+ */
+export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline, origin = new URL(request.url).origin): Promise<Handled> {
   const headers = lowerHeaders(request.headers);
   if (request.method === "GET") return resume(headers, session);
   if (request.method === "DELETE") return { response: endMcpSession(headers, session) };
@@ -49,7 +52,7 @@ export async function handleMcp(request: Request, session: SessionRuntime, activ
 
   const { facts, rejection } = read;
   const decision = decideFault(facts.message, rejection !== undefined, session, active);
-  const response = await respond(facts, rejection, decision, { request, session, active, tools, deadline });
+  const response = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin });
   return { response, facts, ...(decision ? { decision } : {}), deadline };
 }
 
@@ -80,6 +83,7 @@ interface Context {
   active: ActiveScenario;
   tools: readonly ToolDefinition[];
   deadline: Deadline;
+  origin: string;
 }
 
 /** Stage 3: performs the decision, producing the answer only when the fault needs it. */
@@ -92,7 +96,7 @@ async function respond(facts: Facts & { message: MessageFacts }, rejection: RpcE
     requestId: message.requestId,
     stream: false,
     answer: async () => undefined,
-    origin: new URL(context.request.url).origin,
+    origin: context.origin,
     keepForResume: (eventId, kept) => context.session.keepForResume(eventId, resumable(kept, facts)),
     waitUntil: (promise) => context.session.waitUntil(promise),
     deadline: context.deadline,

@@ -1,3 +1,4 @@
+import { parseJsonLimited, showBytes, SIZE_LIMITS } from "../json-limits.ts";
 import { readCapped } from "../read-body.ts";
 import { randomHex } from "../random-id.ts";
 import type { RequestFacts } from "../scenario.ts";
@@ -10,8 +11,6 @@ import { inputSchemaOf } from "./dispatch.ts";
 import type { ToolDefinition } from "./tool.ts";
 import { isLegacyVersion, LEGACY_VERSIONS, META, MODERN_VERSION, type Era } from "./versions.ts";
 import { jsonResponse } from "./wire.ts";
-
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Stage 1 of the pipeline: reads a POST once into facts. A body that is not one JSON-RPC message is answered here
@@ -33,16 +32,21 @@ export function lowerHeaders(headers: Headers): Record<string, string> {
 const unreadable = (status: number, code: number, message: string, id?: string | number) => jsonResponse(status, errorMessage(id, code, message));
 
 export async function readPost(httpRequest: Request, headers: Record<string, string>, session: SessionRuntime, tools: readonly ToolDefinition[]): Promise<ReadOutcome> {
-  const text = await readCapped(httpRequest, MAX_BODY_BYTES);
+  const text = await readCapped(httpRequest, SIZE_LIMITS.mcp);
   if (text === undefined) {
-    return { facts: { text: "", body: undefined, headers, rpc: { kind: "invalid" } }, response: unreadable(413, ErrorCode.InvalidRequest, `Request body exceeds ${MAX_BODY_BYTES} bytes`) };
+    const message = `Request body exceeds ${SIZE_LIMITS.mcp} bytes (${showBytes(SIZE_LIMITS.mcp)}, the size limit for an MCP request)`;
+    return { facts: { text: "", body: undefined, headers, rpc: { kind: "invalid" } }, response: unreadable(413, ErrorCode.InvalidRequest, message) };
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return { facts: { text, body: undefined, headers, rpc: { kind: "invalid" } }, response: unreadable(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON") };
+  // Nesting is checked over the text before anything parses or walks it (canonical forms, digests, redaction).
+  const json = parseJsonLimited(text);
+  if (!json.ok) {
+    const response =
+      json.reason === "too_deep"
+        ? unreadable(400, ErrorCode.InvalidRequest, `Invalid Request: ${json.message}`)
+        : unreadable(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
+    return { facts: { text, body: undefined, headers, rpc: { kind: "invalid" } }, response };
   }
+  const body = json.value;
   const clientInfo = clientInfoOf(body);
   const facts: Facts = { text, body, headers, rpc: rpcOf(body), ...(clientInfo ? { clientInfo } : {}) };
   if (Array.isArray(body)) {

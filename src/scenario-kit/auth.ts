@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { challengeScope } from "../header-safe.ts";
 
 /**
  * The token of an `Authorization: Bearer <token>` header. The scheme is case-insensitive (RFC 9110 §11.1); any
@@ -10,4 +10,4 @@ export function bearerToken(headers: Record<string, string>): string | undefined
 }
 
 /** An optional `scope` for the challenge (the spec: servers SHOULD name the scope they need). */
-export const ChallengeScopeSchema = z.string().min(1).max(200).optional().describe("scope=\"…\" in the WWW-Authenticate challenge");
+export const ChallengeScopeSchema = challengeScope().optional().describe("scope=\"…\" in the WWW-Authenticate challenge");

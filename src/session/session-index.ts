@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Remote } from "./remote.ts";
+import { migrateStorage } from "./storage-format.ts";
 
 export interface IndexEntry {
   id: string;
@@ -14,6 +14,7 @@ export class SessionIndex extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    migrateStorage(ctx.storage);
     this.sql.exec("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, created_at TEXT NOT NULL)");
   }
 
@@ -31,11 +32,4 @@ export class SessionIndex extends DurableObject<Env> {
       .toArray()
       .map((row) => ({ id: row.id, scenario: row.scenario, createdAt: row.created_at }));
   }
-}
-
-type IndexApi = Remote<Pick<SessionIndex, "put" | "remove" | "list">>;
-
-/** The stub of the one SessionIndex. */
-export function indexStub(env: Env): IndexApi {
-  return env.INDEX.get(env.INDEX.idFromName("index")) as unknown as IndexApi;
 }

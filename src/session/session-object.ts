@@ -1,8 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
+import { migrateStorage } from "./storage-format.ts";
+import { publicOrigin } from "../public-origin.ts";
 import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
 import type { JournalEntry } from "../journal/entry.ts";
 import { journalled } from "../journal/recorder.ts";
+import { DEFAULT_LIVE_LIMITS, liveJournal, MAX_LIVE_STREAMS } from "../journal/live.ts";
 import { DEFAULT_RETENTION, JournalStore, type JournalQuery } from "../journal/store.ts";
 import { Deadline } from "../mcp/deadline.ts";
 import { ErrorCode, errorMessage } from "../mcp/jsonrpc.ts";
@@ -10,7 +13,11 @@ import { handleMcp } from "../mcp/pipeline.ts";
 import { jsonResponse } from "../mcp/wire.ts";
 import { LiveSession } from "./live-session.ts";
 import { DEFAULT_SESSION_ID, defaultSessionRecord, type SessionRecord, type SessionView } from "./record.ts";
-import { indexStub } from "./session-index.ts";
+import { indexStub } from "./index-stub.ts";
+import { redactNames } from "../journal/redact.ts";
+import { type Check, FAMILIES } from "../checks/index.ts";
+import { timeline } from "../checks/exchange.ts";
+import type { SlimEntry } from "../checks/slim.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -27,10 +34,12 @@ export class SessionObject extends DurableObject<Env> {
   private live: LiveSession;
   private journal: JournalStore;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
+  private liveStreams = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    migrateStorage(ctx.storage);
     this.sql.exec(SCHEMA);
     this.journal = this.openJournal();
     this.live = new LiveSession(ctx);
@@ -41,7 +50,7 @@ export class SessionObject extends DurableObject<Env> {
     return new JournalStore(this.sql, {
       maxEntries: positive(this.env.JOURNAL_MAX_ENTRIES, DEFAULT_RETENTION.maxEntries),
       maxAgeMs: positive(this.env.JOURNAL_MAX_AGE_HOURS, DEFAULT_RETENTION.maxAgeMs / 3_600_000) * 3_600_000,
-    });
+    }, { extraNames: redactNames(this.env.JOURNAL_REDACT_NAMES) });
   }
 
   // ---- the journal ----
@@ -51,28 +60,26 @@ export class SessionObject extends DurableObject<Env> {
     return this.record() ? this.journal.query(query) : undefined;
   }
 
-  /** Entries since the scenario was last set or reset: what the checks judge. Undefined when the session does not exist. */
-  journalSinceEpoch(): { scenario: string; entries: JournalEntry[] } | undefined {
-    const record = this.record();
-    if (!record) return undefined;
-    const epoch = Number(this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'epoch'").toArray()[0]?.v ?? "0");
-    return { scenario: record.scenario, entries: this.journal.query({ sinceSeq: epoch, order: "asc" }).entries };
-  }
-
-  /** The live journal as SSE: every entry after `sinceSeq`, then each new one as it is recorded. Undefined when the session does not exist. */
-  journalStream(sinceSeq: number): ReadableStream<Uint8Array> | undefined {
+  /**
+   * The live journal as SSE (see liveJournal): "busy" when MAX_LIVE_STREAMS are open already, undefined when the
+   * session does not exist.
+   */
+  journalStream(sinceSeq: number): ReadableStream<Uint8Array> | "busy" | undefined {
     if (!this.record()) return undefined;
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    const writer = writable.getWriter();
-    const encoder = new TextEncoder();
-    const send = (entry: JournalEntry) => {
-      writer.write(encoder.encode(`id: ${entry.seq}\nevent: entry\ndata: ${JSON.stringify(entry)}\n\n`)).catch(() => this.listeners.delete(send));
+    if (this.liveStreams >= MAX_LIVE_STREAMS) return "busy";
+    this.liveStreams++;
+    const source = {
+      page: (after: number, limit: number) => this.journal.query({ sinceSeq: after, limit, order: "asc" as const }).entries,
+      subscribe: (listener: (entry: JournalEntry) => void) => {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+      },
     };
-    writer.write(encoder.encode(": faultline journal\n\n")).catch(() => undefined);
-    for (const entry of this.journal.query({ sinceSeq, order: "asc" }).entries) send(entry);
-    this.listeners.add(send);
-    writer.closed.catch(() => undefined).finally(() => this.listeners.delete(send));
-    return readable;
+    const limits = {
+      maxUnreadBytes: positive(this.env.JOURNAL_STREAM_MAX_UNREAD_BYTES, DEFAULT_LIVE_LIMITS.maxUnreadBytes),
+      stallMs: positive(this.env.JOURNAL_STREAM_STALL_SECONDS, DEFAULT_LIVE_LIMITS.stallMs / 1000) * 1000,
+    };
+    return liveJournal(source, sinceSeq, limits, () => this.liveStreams--);
   }
 
   private markEpoch(): void {
@@ -147,7 +154,7 @@ export class SessionObject extends DurableObject<Env> {
     }
     const scenario = findScenario(record.scenario);
     if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
-    const handled = await handleMcp(request, this.live, { scenario, params: record.params }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS));
+    const handled = await handleMcp(request, this.live, { scenario, params: record.params }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
     return journalled(request, handled, {
       started,
       scenario: scenario.id,
@@ -178,7 +185,41 @@ export class SessionObject extends DurableObject<Env> {
     const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'session'").toArray()[0];
     return row ? (JSON.parse(row.v) as SessionRecord) : undefined;
   }
+  // ---- the checks ----
+
+  /**
+   * The checks over the journal since the scenario was last set or reset, judged here where the journal is: the
+   * slim projections are read in pages, yielding between pages so the one thread of workerd keeps serving others.
+   * Undefined when the session does not exist.
+   */
+  async checks(): Promise<{ scenario: string; checks: Check[] } | undefined> {
+    const record = this.record();
+    if (!record) return undefined;
+    let after = Number(this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'epoch'").toArray()[0]?.v ?? "0");
+    const entries: SlimEntry[] = [];
+    for (;;) {
+      const page = this.journal.slimPage(after, CHECKS_PAGE);
+      entries.push(...page);
+      if (page.length < CHECKS_PAGE) break;
+      after = page[page.length - 1]!.seq;
+      await yieldThread();
+    }
+    // As runChecks does, one family at a time with a yield between them.
+    const all = timeline(entries);
+    const checks: Check[] = [];
+    for (const family of FAMILIES) {
+      checks.push(...family(all));
+      await yieldThread();
+    }
+    return { scenario: record.scenario, checks };
+  }
 }
+
+/** Projections read per step of checks(). */
+const CHECKS_PAGE = 500;
+
+/** Lets other requests run before the next step of a long computation (workerd serves everything from one thread). */
+const yieldThread = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** A positive number from an env var, or the default. */
 function positive(value: string | undefined, fallback: number): number {

@@ -1,9 +1,9 @@
 import type { SessionObject } from "./session-object.ts";
-import { indexStub } from "./session-index.ts";
+import { indexStub } from "./index-stub.ts";
 import type { SessionRecord } from "./record.ts";
 import type { Remote } from "./remote.ts";
 
-type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "journalSinceEpoch" | "journalStream">>;
+type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "checks" | "journalStream">>;
 
 /** The Durable Object stubs the routes talk to: one per session, and the session index. */
 export function sessionStub(env: Env, id: string): SessionApi {

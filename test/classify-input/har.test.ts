@@ -1,8 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { ExchangeSchema } from "../../src/classify/exchange.ts";
-import { exchangesFromHar, HarSchema, looksLikeHar } from "../../src/classify/har.ts";
+import { ExchangeSchema, exchangesFromHar, HarSchema, looksLikeHar } from "../../src/classify/index.ts";
 
 const sessionHar = () => HarSchema.parse(JSON.parse(readFileSync(new URL("../fixtures/classify/session.har", import.meta.url), "utf8")));
 

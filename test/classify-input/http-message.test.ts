@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { dechunk, parseHttpMessage } from "../../src/classify/http-message.ts";
+import { parseHttpMessage } from "../../src/classify/index.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/classify/${name}`, import.meta.url), "utf8");
 
@@ -71,14 +71,16 @@ test("keeps a body that curl already de-chunked although Transfer-Encoding says 
   assert.equal(JSON.parse(message.body).result.isError, true);
 });
 
+const chunked = (body: string) => `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${body}`;
+
 test("counts chunk sizes in UTF-8 bytes and accepts LF-only chunk framing and extensions", () => {
-  assert.equal(dechunk("5;name=x\nh\u00e9ll\n3\r\no w\r\n0\n\n"), "h\u00e9llo w");
+  assert.equal(parsed(chunked("5;name=x\nh\u00e9ll\n3\r\no w\r\n0\n\n")).body, "h\u00e9llo w");
 });
 
-test("returns undefined from dechunk for text that is not chunked framing", () => {
-  assert.equal(dechunk('{"jsonrpc":"2.0"}'), undefined);
-  assert.equal(dechunk("10\r\nshort\r\n"), undefined);
-  assert.equal(dechunk("5\r\nhello"), undefined);
+test("keeps a body marked chunked as it is when it is not in chunked framing", () => {
+  for (const body of ['{"jsonrpc":"2.0"}', "10\r\nshort\r\n", "5\r\nhello"]) {
+    assert.equal(parsed(chunked(body)).body, body, JSON.stringify(body));
+  }
 });
 
 test("joins repeated headers case-insensitively and unfolds obsolete line folding", () => {

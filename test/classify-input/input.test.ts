@@ -8,7 +8,7 @@ import {
   parseClassifyInput,
   parseExchangeInput,
   parseJsonText,
-} from "../../src/classify/input.ts";
+} from "../../src/classify/index.ts";
 
 const result = { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "ok" }] } };
 
@@ -79,8 +79,8 @@ test("keeps the order of an array and prefixes element paths with their index", 
   });
   const bad = parseClassifyInput([{ status: 200, body: "" }, { status: 200, body: "" }, { status: 200, body: "" }, { response: { status: "503", body: "" } }, 7]);
   assert.equal(bad.ok, false);
-  assert.deepEqual(!bad.ok && bad.error.issues.map(({ path }) => path), ["[3].response.status", "[4]"]);
-  assert.match(!bad.ok ? bad.error.message : "", /^\[3\]\.response\.status: /);
+  assert.deepEqual(!bad.ok && bad.error.issues.map(({ path }) => path), ["3.response.status", "4"]);
+  assert.match(!bad.ok ? bad.error.message : "", /^3\.response\.status: /);
 });
 
 test("refuses an array longer than maxExchanges with kind too_many and rule max_exchanges", () => {
@@ -106,7 +106,7 @@ test("recognises a HAR document and returns its JSON-RPC entries", () => {
 
 test("names the path of a broken HAR entry", () => {
   const input = parseClassifyInput({ log: { entries: [{ request: { headers: [] }, response: { status: "200" } }] } });
-  assert.deepEqual(!input.ok && input.error.issues.map(({ path }) => path), ["log.entries[0].response.status"]);
+  assert.deepEqual(!input.ok && input.error.issues.map(({ path }) => path), ["log.entries.0.response.status"]);
 });
 
 test("applies maxExchanges to the JSON-RPC entries of a HAR", () => {
@@ -183,8 +183,8 @@ test("tells raw HTTP from JSON by the leading HTTP/", () => {
   assert.equal(looksLikeRawHttp('{"status":200}'), false);
 });
 
-test("formats paths with indexes in brackets and odd keys quoted", () => {
-  assert.equal(formatPath([3, "response", "status"]), "[3].response.status");
-  assert.equal(formatPath(["headers", "x y"]), 'headers["x y"]');
+test("formats paths dotted, indexes included, and odd keys quoted", () => {
+  assert.equal(formatPath([3, "response", "status"]), "3.response.status");
+  assert.equal(formatPath(["headers", "x y"]), 'headers."x y"');
   assert.equal(formatPath([]), "(root)");
 });

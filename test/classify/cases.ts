@@ -141,7 +141,7 @@ export const cases: Case[] = [
   {
     name: "isError given as the string \"true\" makes the result invalid because it must be a boolean",
     exchange: jsonCall({ content: [{ type: "text", text: "x" }], isError: "true" }),
-    expect: { outcome: "INVALID_TOOL_RESULT", layer: "application", decision: "investigate", findingCodes: ["error:IS_ERROR_NOT_BOOLEAN"] },
+    expect: { outcome: "INVALID_TOOL_RESULT", layer: "protocol", decision: "investigate", findingCodes: ["error:IS_ERROR_NOT_BOOLEAN"] },
   },
   {
     name: "content given as an object instead of an array is an invalid tool result",
@@ -412,14 +412,15 @@ export const cases: Case[] = [
     expect: { outcome: "INVALID_ENVELOPE", findingCodes: ["NOT_AN_OBJECT"] },
   },
   {
-    name: "a 2025-06-18 error response without an id breaks the schema's required id",
+    // JSON-RPC 2.0 §5: id is REQUIRED in every response, null only when the request id could not be read.
+    name: "a 2025-06-18 error response without an id member is an invalid envelope",
     exchange: jsonBody(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid Request" } }), 200, call1, "2025-06-18"),
-    expect: { outcome: "JSONRPC_ERROR", decision: "do-not-retry", code: -32600, findingCodes: ["error:ERROR_ID_MISSING"] },
+    expect: { outcome: "INVALID_ENVELOPE", layer: "protocol", decision: "investigate", code: null, findingCodes: ["error:ERROR_ID_MISSING"] },
   },
   {
-    name: "a 2025-11-25 error response without an id when the request id was readable gets a warning",
+    name: "a 2025-11-25 error response without an id member is an invalid envelope",
     exchange: jsonBody(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "boom" } }), 200, call1, "2025-11-25"),
-    expect: { outcome: "JSONRPC_ERROR", code: -32603, findingCodes: ["warning:ERROR_ID_MISSING"] },
+    expect: { outcome: "INVALID_ENVELOPE", decision: "investigate", code: null, findingCodes: ["error:ERROR_ID_MISSING"] },
   },
   {
     name: "without a known request id any valid response id is accepted with an info finding",
@@ -792,9 +793,15 @@ export const cases: Case[] = [
     expect: { outcome: "INVALID_ENVELOPE", layer: "protocol", decision: "investigate", findingCodes: ["error:ACCEPTED_WITHOUT_RESPONSE"] },
   },
   {
-    name: "200 with an empty body for a request is a missing response",
+    // An empty body declared as application/json fails JSON.parse: malformed JSON, and the response is missing.
+    name: "200 with an empty application/json body for a request is malformed JSON with the response missing",
     exchange: { request: { body: call1 }, response: { status: 200, headers: JSON_CT, body: "" } },
-    expect: { outcome: "INVALID_ENVELOPE", decision: "investigate", findingCodes: ["RESPONSE_MISSING"] },
+    expect: { outcome: "MALFORMED_JSON", layer: "protocol", decision: "investigate", findingCodes: ["error:RESPONSE_MISSING"] },
+  },
+  {
+    name: "200 with an empty body and no content type for a request is a missing response",
+    exchange: { request: { body: call1 }, response: { status: 200, headers: {}, body: "" } },
+    expect: { outcome: "INVALID_ENVELOPE", decision: "investigate", findingCodes: ["error:RESPONSE_MISSING"] },
   },
   {
     name: "a notification answered 200 with a body is accepted with warnings",
@@ -956,9 +963,9 @@ export const cases: Case[] = [
     expect: { outcome: "JSONRPC_ERROR", code: -32602, decision: "fix-input", details: { transport: "sse" } },
   },
   {
-    name: "an error without an id on the stream is taken as the answer to the request",
+    name: "an error without an id member on the stream is taken as the answer to the request and is an invalid envelope",
     exchange: sse(ev(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "crashed" } }))),
-    expect: { outcome: "JSONRPC_ERROR", code: -32603, decision: "investigate", findingCodes: ["ERROR_ID_MISSING"] },
+    expect: { outcome: "INVALID_ENVELOPE", decision: "investigate", code: null, findingCodes: ["error:ERROR_ID_MISSING"], details: { transport: "sse" } },
   },
   {
     name: "an input_required result on the stream is a follow-up",

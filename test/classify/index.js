@@ -3,3 +3,6 @@
 await import("./table.test.ts");
 await import("./property.test.ts");
 await import("./surface.test.ts");
+await import("./seed-rules.test.ts");
+await import("./exchange-shape.test.ts");
+await import("./sse.test.ts");

@@ -189,6 +189,9 @@ function assertVerdict(input: unknown, opts?: { now?: number }): void {
   assert.ok(OutcomeSchema.safeParse(verdict.outcome).success, `unknown outcome ${String(verdict.outcome)}`);
   const parsed = VerdictSchema.safeParse(verdict);
   assert.ok(parsed.success, parsed.success ? "" : parsed.error.message);
+  // classify() catches everything and falls back to CLASSIFIER_INTERNAL_ERROR; that fallback is a failure here.
+  const internal = verdict.findings.find((f) => f.code === "CLASSIFIER_INTERNAL_ERROR");
+  assert.equal(internal, undefined, internal?.message);
 }
 
 test("classify never throws and always returns a schema-valid verdict for near-valid MCP exchanges", () => {

@@ -1,13 +1,72 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
 import * as surface from "../../src/classify/index.ts";
 import { OUTCOME_LAYER, OutcomeSchema } from "../../src/classify/index.ts";
 
-test("the entry point exports the names other modules build on", () => {
-  for (const name of ["classify", "ExchangeSchema", "VerdictSchema", "OutcomeSchema", "RetryDecisionSchema", "FindingSchema", "LayerSchema"]) {
-    assert.ok(name in surface, `${name} is not exported`);
+test("the entry point exports exactly the named classifier surface, and nothing by export *", () => {
+  assert.deepEqual(Object.keys(surface).sort(), [
+    "BodySchema",
+    "CLASSIFIER_VERSION",
+    "DEFAULT_INITIAL_BACKOFF_MS",
+    "DEFAULT_MAX_ATTEMPTS",
+    "ExchangeSchema",
+    "FindingSchema",
+    "FlatExchangeInputSchema",
+    "HarSchema",
+    "HeadersSchema",
+    "HttpMessageParamsSchema",
+    "LayerSchema",
+    "NestedExchangeInputSchema",
+    "OUTCOMES",
+    "OUTCOME_LAYER",
+    "OutcomeSchema",
+    "ProtocolVersionSchema",
+    "RetryAdviceSchema",
+    "RetryDecisionSchema",
+    "VerdictSchema",
+    "classify",
+    "exchangeFromRawHttp",
+    "exchangesFromHar",
+    "formatPath",
+    "isRecord",
+    "issuesFromZod",
+    "looksLikeHar",
+    "looksLikeRawHttp",
+    "parseChallenges",
+    "parseClassifyInput",
+    "parseExchangeInput",
+    "parseHttpDate",
+    "parseHttpMessage",
+    "parseJsonText",
+    "parseSse",
+    "retryAfter",
+    "show",
+  ]);
+  assert.doesNotMatch(readFileSync(new URL("../../src/classify/index.ts", import.meta.url), "utf8"), /export \*/);
+});
+
+test("every classifier module imports only zod and other classifier modules, and touches no runtime's own globals", () => {
+  const dir = new URL("../../src/classify/", import.meta.url);
+  const files = readdirSync(dir).filter((name) => name.endsWith(".ts"));
+  assert.ok(files.length > 20, `only ${files.length} modules found`);
+  for (const name of files) {
+    const text = readFileSync(new URL(name, dir), "utf8");
+    for (const [, specifier] of text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+      assert.ok(specifier === "zod" || /^\.\/[\w-]+\.ts$/.test(specifier ?? ""), `${name} imports ${specifier}`);
+    }
+    assert.doesNotMatch(text, /\b(?:process|Buffer|Deno|require|globalThis|__dirname)\b/, `${name} uses a runtime global`);
   }
-  assert.equal(typeof surface.classify, "function");
+});
+
+test("retryAfter reads the wait a response asks for from plain headers, and says why when it cannot", () => {
+  assert.deepEqual(surface.retryAfter({ "Retry-After": "3" }), { afterMs: 3000, source: "retry-after-seconds", value: "3", findings: [] });
+  assert.deepEqual(surface.retryAfter({ "retry-after-ms": "250", "retry-after": "9" }), { afterMs: 250, source: "retry-after-ms", value: "250", findings: [] });
+  const dated = surface.retryAfter({ "retry-after": "Wed, 21 Oct 2026 07:28:30 GMT", date: "Wed, 21 Oct 2026 07:28:00 GMT" });
+  assert.equal(dated.afterMs, 30_000);
+  const unusable = surface.retryAfter({ "retry-after": "soon" });
+  assert.equal(unusable.afterMs, undefined);
+  assert.deepEqual(unusable.findings.map((f) => f.code), ["RETRY_AFTER_INVALID"]);
 });
 
 test("every outcome maps to the layer the issue pins", () => {
@@ -21,7 +80,7 @@ test("every outcome maps to the layer the issue pins", () => {
     INPUT_REQUIRED: "interaction",
     TOOL_SUCCESS: "application",
     TOOL_ERROR: "application",
-    INVALID_TOOL_RESULT: "application",
+    INVALID_TOOL_RESULT: "protocol",
   };
   assert.deepEqual(Object.keys(OUTCOME_LAYER).sort(), [...OutcomeSchema.options].sort());
   assert.deepEqual(OUTCOME_LAYER, pinned);

@@ -1,8 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { classify, OutcomeSchema, RetryDecisionSchema, VerdictSchema } from "../../src/classify/index.ts";
+import { classify, exchangeFromRawHttp, OutcomeSchema, parseClassifyInput, RetryDecisionSchema, VerdictSchema } from "../../src/classify/index.ts";
 import type { Exchange, Verdict } from "../../src/classify/index.ts";
-import { exchangeFromRawHttp, parseClassifyInput } from "../../src/classify/input.ts";
 import { cases } from "./cases.ts";
 import type { Case, Expect } from "./cases.ts";
 

@@ -9,6 +9,9 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { buildCli } from "../../bin/build-cli.ts";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
 import { mask, readExamples, unmarked, type Example } from "./examples.ts";
 
@@ -19,6 +22,8 @@ const DOC_PORT = /\b(localhost|127\.0\.0\.1):8787\b/g;
 const DONE = "__faultline_docs_example_done__";
 
 const { blocks, examples } = readExamples(ROOT);
+/** The CLI, built as a reader installs it (`faultline` on PATH); set up before the first page runs. */
+const CLI_DIR = mkdtempSync(join(tmpdir(), "faultline-docs-cli-"));
 
 /** One bash for one page, in the checkout, with Node 22 first on PATH as under npm. */
 class Shell {
@@ -29,7 +34,7 @@ class Shell {
   constructor() {
     this.child = spawn("bash", ["--noprofile", "--norc"], {
       cwd: ROOT,
-      env: { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}${delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" },
+      env: { ...process.env, PATH: `${CLI_DIR}${delimiter}${join(ROOT, "node_modules", ".bin")}${delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1" },
     });
     this.child.stdout.on("data", (chunk: Buffer) => {
       this.out += chunk.toString();
@@ -73,9 +78,13 @@ test("the README and the pages under docs/ hold examples to run", () => {
 describe("the console examples", () => {
   let server: NpmServer | undefined;
   before(async () => {
+    await buildCli(join(CLI_DIR, "faultline"));
     server = await npmStart();
   });
-  after(() => server?.close());
+  after(() => {
+    server?.close();
+    rmSync(CLI_DIR, { recursive: true, force: true });
+  });
 
   for (const file of [...new Set(examples.map((e) => e.file))]) {
     describe(file, () => {

@@ -48,6 +48,12 @@ test("npm start serves the default baseline session at /mcp, and the v2 client c
   assert.equal(view.json.scenario, "baseline");
 });
 
+test("npm start prints one line with the dashboard URL and the /mcp URL once it answers", async () => {
+  const lines = await first.linesWith("Faultline (npm start");
+  assert.equal(lines.length, 1, first.log());
+  assert.match(lines[0]!, new RegExp(`Dashboard: ${first.url}/  MCP endpoint: ${first.url}/mcp$`));
+});
+
 test("a slug session and its changed scenario survive a restart of npm start on the same state dir", async () => {
   const id = `e2e-${process.pid}`;
   assert.equal((await api(first.url, "/sessions", "POST", { scenario: "baseline", id })).status, 201);

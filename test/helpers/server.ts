@@ -21,7 +21,9 @@ export async function startServer(vars: Record<string, string> = {}): Promise<Te
 export function useServer(setup?: (server: TestServer) => Promise<void>): Pick<TestServer, "url"> {
   let server: TestServer | undefined;
   before(async () => {
-    server = await startServer();
+    // FAULTLINE_TEST_URL: run the file against a server started elsewhere (test/serve/ runs the SDK client tests against `npm run serve`).
+    const external = process.env.FAULTLINE_TEST_URL;
+    server = external ? { url: external, close: async () => {} } : await startServer();
     await setup?.(server);
   });
   after(() => server?.close());

@@ -1,0 +1,30 @@
+// Builds the CLI into one JavaScript file that runs on Node 20 or later, anywhere: `npm run build:cli [OUTFILE]`.
+import { build } from "esbuild";
+import { chmod } from "node:fs/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ENTRY = fileURLToPath(new URL("faultline.ts", import.meta.url));
+export const DEFAULT_OUTFILE = fileURLToPath(new URL("../dist/faultline.mjs", import.meta.url));
+
+/** Bundles bin/faultline.ts and everything it imports (zod included) into `outfile`, an executable ES module. */
+export async function buildCli(outfile: string = DEFAULT_OUTFILE): Promise<void> {
+  await build({
+    entryPoints: [ENTRY],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    // The oldest Node the file must run on; esbuild refuses syntax it cannot lower for it.
+    target: "node20",
+    logLevel: "warning",
+    legalComments: "none",
+  });
+  // The entry's `#!/usr/bin/env node` line is kept: executable, the file runs on its own.
+  await chmod(outfile, 0o755);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const outfile = process.argv[2] ?? DEFAULT_OUTFILE;
+  await buildCli(outfile);
+  process.stdout.write(`built ${outfile}\n`);
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm run serve`: builds the production bundle (what `wrangler deploy` uploads) and serves it with workerd directly,
+ * without wrangler dev's proxy, watcher or banner. Configuration: HOST, PORT, FAULTLINE_STATE_DIR,
+ * FAULTLINE_PUBLIC_URL, and any of wrangler.toml's [vars] by name. See docs/serving.md.
+ */
+import { spawn } from "node:child_process";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { baseUrl, loadProject, readyLine } from "./settings.ts";
+import { workerdConfig } from "./workerd-config.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const OUT_DIR = join(ROOT, ".wrangler", "serve");
+/** After SIGTERM or SIGINT, how long workerd may drain before it is killed (the promise is "within 10 s"). */
+const DRAIN_MS = 8_000;
+
+const require = createRequire(import.meta.url);
+
+function fail(message: string): never {
+  console.error(`npm run serve: ${message}`);
+  process.exit(1);
+}
+
+/** `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload, built without contacting Cloudflare. */
+async function build(): Promise<string[]> {
+  await rm(OUT_DIR, { recursive: true, force: true });
+  const wrangler = join(require.resolve("wrangler/package.json"), "..", "bin", "wrangler.js");
+  const child = spawn(process.execPath, [wrangler, "deploy", "--dry-run", "--outdir", OUT_DIR], {
+    cwd: ROOT,
+    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  child.stdout.on("data", (chunk: Buffer) => (log += chunk));
+  child.stderr.on("data", (chunk: Buffer) => (log += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) fail(`building the bundle failed (wrangler deploy --dry-run exited with ${code}):\n${log}`);
+  const files = (await readdir(OUT_DIR)).filter((f) => !f.endsWith(".map") && f !== "README.md");
+  // wrangler names the entry module after main (src/index.ts → index.js); workerd takes the first module as the entry.
+  return ["index.js", ...files.filter((f) => f !== "index.js")];
+}
+
+async function main() {
+  let project;
+  try {
+    project = loadProject(ROOT, process.env);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { wrangler, vars, settings } = project;
+  const modules = await build();
+  const durableObjectDir = join(settings.stateDir, "v3", "do");
+  await mkdir(durableObjectDir, { recursive: true });
+  const configPath = join(OUT_DIR, "config.capnp");
+  await writeFile(
+    configPath,
+    workerdConfig({
+      modules,
+      compatibilityDate: wrangler.compatibility_date ?? fail("wrangler.toml has no compatibility_date"),
+      compatibilityFlags: wrangler.compatibility_flags,
+      vars,
+      durableObjects: wrangler.durable_objects.bindings.map((b: { name: string; class_name: string }) => ({ binding: b.name, className: b.class_name })),
+      workerName: wrangler.name ?? fail("wrangler.toml has no name"),
+      durableObjectDir,
+      address: `${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${settings.port}`,
+    }),
+  );
+
+  const workerd = (require("workerd") as { default: string }).default;
+  // fd 3 is workerd's control channel: one JSON line per socket once it listens, with the port actually bound.
+  const child = spawn(workerd, ["serve", configPath, "config", "--control-fd=3"], { cwd: OUT_DIR, stdio: ["ignore", "inherit", "inherit", "pipe"] });
+  createInterface({ input: child.stdio[3] as NodeJS.ReadableStream }).on("line", (line) => {
+    const message = JSON.parse(line) as { event?: string; socket?: string; port?: number };
+    if (message.event === "listen" && message.socket === "http" && message.port !== undefined) {
+      console.log(readyLine(`npm run serve, state in ${settings.stateDir}`, baseUrl(settings, message.port)));
+    }
+  });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    // workerd drains on SIGTERM: it stops accepting connections and lets the requests in flight finish.
+    child.kill("SIGTERM");
+    setTimeout(() => {
+      console.error(`npm run serve: workerd still running ${DRAIN_MS} ms after ${signal}; killing it`);
+      child.kill("SIGKILL");
+    }, DRAIN_MS).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  child.once("exit", (code, signal) => process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0))));
+}
+
+await main();

@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import { ApiError } from "./api-error.ts";
+import { classifyRoutes } from "../routes/classify.ts";
+import { checkRoutes } from "../routes/checks.ts";
+import { dashboardRoutes } from "../routes/dashboard.tsx";
+import { journalRoutes } from "../routes/journal.ts";
+import { mcpRoutes } from "../routes/mcp.ts";
+import { scenarioRoutes } from "../routes/scenarios.ts";
+import { sessionRoutes } from "../routes/sessions.ts";
+import { wellKnownRoutes } from "../routes/well-known.ts";
+
+/**
+ * The HTTP app: every route, the JSON 404 and the one error handler. It imports nothing from `cloudflare:workers`
+ * (the Durable Object classes live in src/worker.ts), so routes that need no Durable Object run in plain Node
+ * through `app.request(url, init, env)`.
+ */
+export const app = new Hono<{ Bindings: Env }>();
+
+app.get("/health", (c) => c.json({ ok: true }));
+app.route("/classify", classifyRoutes);
+app.route("/api/sessions", sessionRoutes);
+app.route("/api/sessions", journalRoutes);
+app.route("/api/sessions", checkRoutes);
+app.route("/api/scenarios", scenarioRoutes);
+app.route("/", wellKnownRoutes);
+app.route("/", mcpRoutes);
+app.route("/", dashboardRoutes);
+
+app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}` } }, 404));
+app.onError((err, c) => {
+  if (err instanceof ApiError) return c.json(err.toJSON(), err.status);
+  console.error("unhandled error", err);
+  return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
+});

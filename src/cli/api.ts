@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { CheckSchema } from "../checks/check.ts";
+import { ServerError } from "./errors.ts";
+
+// The parts of the sessions API's answers the CLI reads; other fields are allowed and ignored.
+const CreatedSessionSchema = z.object({ id: z.string(), mcpUrl: z.string() });
+const ChecksSchema = z.object({ checks: z.array(CheckSchema) });
+const JournalPageSchema = z.object({ entries: z.array(z.unknown()) });
+const CatalogueSchema = z.object({ scenarios: z.array(z.object({ id: z.string(), example: z.record(z.string(), z.unknown()).optional() })) });
+const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export type CatalogueEntry = z.infer<typeof CatalogueSchema>["scenarios"][number];
+
+/** The Faultline management API, as `faultline run` uses it. */
+export class FaultlineApi {
+  readonly #base: string;
+  readonly #headers: Record<string, string>;
+
+  /** `server` is the Faultline origin (http://127.0.0.1:8787); `token` is sent as a bearer token when given. */
+  constructor(server: string, token: string | undefined) {
+    this.#base = server.replace(/\/+$/, "");
+    this.#headers = token ? { authorization: `Bearer ${token}` } : {};
+  }
+
+  scenarios() {
+    return this.#call("GET", "/api/scenarios", CatalogueSchema, 200).then((body) => body.scenarios);
+  }
+
+  createSession(scenario: string, params: Record<string, unknown>) {
+    return this.#call("POST", "/api/sessions", CreatedSessionSchema, 201, { scenario, params });
+  }
+
+  checks(id: string) {
+    return this.#call("GET", `/api/sessions/${encodeURIComponent(id)}/checks`, ChecksSchema, 200).then((body) => body.checks);
+  }
+
+  /** Whether the session's journal holds any exchange, that is whether the client reached the session at all. */
+  async journalHasEntries(id: string): Promise<boolean> {
+    const page = await this.#call("GET", `/api/sessions/${encodeURIComponent(id)}/journal?limit=1`, JournalPageSchema, 200);
+    return page.entries.length > 0;
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.#call("DELETE", `/api/sessions/${encodeURIComponent(id)}`, undefined, 204);
+  }
+
+  async #call<S extends z.ZodType>(method: string, path: string, schema: S | undefined, expected: number, body?: unknown): Promise<z.infer<S>> {
+    const what = `${method} ${this.#base}${path}`;
+    let response: Response;
+    try {
+      response = await fetch(`${this.#base}${path}`, {
+        method,
+        headers: { ...this.#headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+      throw new ServerError(`cannot reach the Faultline server: ${what}: ${cause}`);
+    }
+    const text = await response.text();
+    if (response.status !== expected) throw new ServerError(`${what} answered ${response.status}: ${errorText(text)}`);
+    if (schema === undefined) return undefined as z.infer<S>;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ServerError(`${what} answered ${response.status} with a body that is not JSON: ${clip(text)}`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ServerError(`${what} answered in an unexpected shape (${parsed.error.issues[0]?.message ?? "invalid"}): is this a Faultline server?`);
+    return parsed.data;
+  }
+}
+
+/** The message of a Faultline API error, or the start of whatever else the body holds. */
+function errorText(text: string): string {
+  try {
+    const parsed = ApiErrorSchema.safeParse(JSON.parse(text));
+    if (parsed.success) return `${parsed.data.error.message} (${parsed.data.error.code})`;
+  } catch {
+    // not JSON: shown as text below
+  }
+  return clip(text) || "(empty body)";
+}
+
+function clip(text: string, max = 300): string {
+  const trimmed = text.trim();
+  return trimmed.length > max ? `${trimmed.slice(0, max)}… (${trimmed.length - max} more characters)` : trimmed;
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+// Not yet on the classifier's public surface (src/classify/index.ts): the input adapters.
+import { exchangeFromRawHttp, looksLikeRawHttp, parseClassifyInput, parseJsonText, type ClassifyInput, type InputError } from "../classify/index.ts";
+import { systemReason, UsageError } from "./errors.ts";
+
+/** The options that describe the request behind a raw HTTP response (JSON input carries them itself). */
+export interface RawHttpOptions {
+  expectedId?: string | undefined;
+  method?: string | undefined;
+  protocolVersion?: string | undefined;
+}
+
+const RAW_HTTP_HINT =
+  "hint: an HTTP response must be given as `curl -si URL …` prints it, starting with its status line\n" +
+  "      (HTTP/1.1 200 OK); other input is JSON (see faultline classify --help)";
+
+/** Reads FILE, or stdin for "-" or no FILE; stdin only when it is not a terminal, since nobody types a capture. */
+export function readInput(file: string | undefined, stdinIsTTY: boolean | undefined): string {
+  if (file === undefined && stdinIsTTY) throw new UsageError("no input: give a FILE, or pipe the input into stdin", { suggestHelp: true });
+  const path = file === undefined || file === "-" ? 0 : file;
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${path === 0 ? "stdin" : path}: ${systemReason(error)}`);
+  }
+}
+
+/** Turns the text into exchanges: a raw HTTP response when it starts with `HTTP/`, JSON otherwise. */
+export function toInput(text: string, options: RawHttpOptions): ClassifyInput {
+  if (looksLikeRawHttp(text)) {
+    const exchange = exchangeFromRawHttp(text, options, (name) => `--${kebab(name)}`);
+    if (!exchange.ok) throw inputError(exchange.error);
+    return { kind: "single", exchange: exchange.value };
+  }
+  const given = Object.entries({ "--expected-id": options.expectedId, "--method": options.method, "--protocol-version": options.protocolVersion })
+    .filter(([, value]) => value !== undefined)
+    .map(([name]) => name);
+  if (given.length > 0) {
+    const verb = given.length === 1 ? "applies" : "apply";
+    throw new UsageError(`${given.join(", ")} ${verb} only to a raw HTTP response; put expectedId, method and protocolVersion in the JSON instead`);
+  }
+  const json = parseJsonText(text);
+  if (!json.ok) throw inputError(json.error, RAW_HTTP_HINT);
+  const input = parseClassifyInput(json.value);
+  if (!input.ok) throw inputError(input.error);
+  return input.value;
+}
+
+function inputError(error: InputError, hint?: string): UsageError {
+  const lines = error.issues.map((issue) => `  ${issue.path}: ${issue.message} (${issue.rule})`);
+  return new UsageError(`invalid input:\n${lines.join("\n")}${hint === undefined ? "" : `\n${hint}`}`);
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}

@@ -1,0 +1,132 @@
+import { parseArgs } from "node:util";
+import { UsageError } from "./errors.ts";
+
+export const RUN_USAGE = `Usage: faultline run --server URL (--scenario ID[=PARAMS_JSON] ... | --all) [options] -- COMMAND...
+
+Runs an MCP client against Faultline scenarios and judges it by the server's checks.
+For each scenario: creates a session, runs COMMAND (no shell) with FAULTLINE_MCP_URL and
+FAULTLINE_SESSION_ID in its environment, waits for it to exit, reads the session's checks,
+and deletes the session. COMMAND's output goes to stderr; the results table to stdout.
+
+Options:
+  --server URL                the Faultline server, e.g. http://127.0.0.1:8787
+  --scenario ID[=PARAMS_JSON] a scenario to run, with its params as a JSON object
+                              (default: the scenario's defaults); repeat for more
+  --all                       every scenario of the server's catalogue with its example
+                              params, except those that need a step outside the client
+  --junit FILE                write a JUnit XML report (a test suite per scenario)
+  --markdown FILE             write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)
+  --timeout S                 seconds COMMAND may run per scenario (default 60); then its
+                              process group is killed and the scenario fails
+  --keep                      keep the sessions (to look at them in the dashboard)
+  -h, --help                  print this help
+
+Environment: FAULTLINE_ADMIN_TOKEN, when set, is sent to the server's API as a bearer token.
+
+Exit status: 0 when no check failed, 1 when a check failed or COMMAND timed out or sent
+no request to its session, 2 for usage errors and server errors.
+`;
+
+/** A scenario to run and the params to create its session with. */
+export interface ScenarioChoice {
+  id: string;
+  params: Record<string, unknown>;
+}
+
+export interface RunOptions {
+  server: string;
+  /** The scenarios named with --scenario; empty with --all, which takes them from the server. */
+  scenarios: ScenarioChoice[];
+  all: boolean;
+  junit: string | undefined;
+  markdown: string | undefined;
+  timeoutMs: number;
+  keep: boolean;
+  command: string[];
+}
+
+const DEFAULT_TIMEOUT_S = 60;
+/** A day: a longer --timeout is a typo (milliseconds given as seconds), not a plan. */
+const MAX_TIMEOUT_S = 86_400;
+
+/** Parses `faultline run`'s arguments; undefined means --help was asked for. */
+export function parseRunArgs(argv: readonly string[]): RunOptions | undefined {
+  const dashes = argv.indexOf("--");
+  const own = dashes === -1 ? argv : argv.slice(0, dashes);
+  const command = dashes === -1 ? [] : argv.slice(dashes + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...own],
+      allowPositionals: true,
+      options: {
+        server: { type: "string" },
+        scenario: { type: "string", multiple: true },
+        all: { type: "boolean" },
+        junit: { type: "string" },
+        markdown: { type: "string" },
+        timeout: { type: "string" },
+        keep: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), { suggestHelp: true });
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return undefined;
+  if (positionals.length > 0) throw new UsageError(`unexpected arguments before --: ${positionals.join(" ")} (put the client command after --)`, { suggestHelp: true });
+  if (command.length === 0) throw new UsageError("missing the client command: faultline run [options] -- COMMAND...", { suggestHelp: true });
+  if (values.server === undefined) throw new UsageError("missing --server URL (the Faultline server, e.g. http://127.0.0.1:8787)", { suggestHelp: true });
+  const scenarios = (values.scenario ?? []).map(parseScenario);
+  const all = values.all ?? false;
+  if (all && scenarios.length > 0) throw new UsageError("give either --all or --scenario, not both", { suggestHelp: true });
+  if (!all && scenarios.length === 0) throw new UsageError("missing --scenario ID (or --all)", { suggestHelp: true });
+  return {
+    server: parseServer(values.server),
+    scenarios,
+    all,
+    junit: values.junit,
+    markdown: values.markdown,
+    timeoutMs: parseTimeout(values.timeout) * 1000,
+    keep: values.keep ?? false,
+    command,
+  };
+}
+
+function parseServer(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--server: ${JSON.stringify(text)} is not a URL (e.g. http://127.0.0.1:8787)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--server: must be an http or https URL, not ${url.protocol}`);
+  return url.href.replace(/\/+$/, "");
+}
+
+function parseScenario(text: string): ScenarioChoice {
+  const at = text.indexOf("=");
+  const id = at === -1 ? text : text.slice(0, at);
+  if (id === "") throw new UsageError(`--scenario ${text}: the scenario id is empty`);
+  if (at === -1) return { id, params: {} };
+  let params: unknown;
+  try {
+    params = JSON.parse(text.slice(at + 1));
+  } catch (error) {
+    throw new UsageError(`--scenario ${id}: the params are not valid JSON (${error instanceof Error ? error.message : String(error)}); quote them for the shell: --scenario '${id}={"key":1}'`);
+  }
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    throw new UsageError(`--scenario ${id}: the params must be a JSON object, like {"nth":2}`);
+  }
+  return { id, params: params as Record<string, unknown> };
+}
+
+function parseTimeout(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_TIMEOUT_S;
+  const seconds = Number(text);
+  if (text.trim() === "" || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_S) {
+    throw new UsageError(`--timeout: must be a number of seconds above 0 and at most ${MAX_TIMEOUT_S}, not ${JSON.stringify(text)}`);
+  }
+  return seconds;
+}
