@@ -1,4 +1,4 @@
-import { isRecord } from "../classify/json.ts";
+import { isRecord } from "../classify/index.ts";
 import { BASE_TOOLS } from "../mcp/base-tools.ts";
 import type { ToolAnnotations } from "../mcp/tool.ts";
 import { type Exchange, resultOf } from "./exchange.ts";

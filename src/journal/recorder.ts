@@ -1,5 +1,5 @@
 import { classify, parseSse } from "../classify/index.ts";
-import type { Verdict } from "../classify/verdict.ts";
+import type { Verdict } from "../classify/index.ts";
 import type { Facts, Handled } from "../mcp/facts.ts";
 import { capture, cut, drain } from "./capture.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { classify } from "../../src/classify/index.ts";
-import { exchangesFromHar, HarSchema } from "../../src/classify/har.ts";
+import { exchangesFromHar, HarSchema } from "../../src/classify/index.ts";
 
 const CALL = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } };
 const RESULT = { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "hi" }] } };
