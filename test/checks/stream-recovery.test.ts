@@ -151,3 +151,9 @@ test("a cancellation of the cut call is named as such, not as the client going o
   const resent = find(checks([cutCall(1, 0, "echo", ""), cancel]), "cut-call-resent");
   assert.equal(resent.message, "After the stream of tools/call echo (seq 1) ended before the response, with no event id to resume from, the client cancelled the call 1000 ms later (seq 2, notifications/cancelled) without re-sending it, although the call is safe to repeat: the journal shows no answer reached it.");
 });
+
+test("stream-retry-honoured forgives 50 ms of the journal's clock, and no more", () => {
+  // The stream ends at 5 ms and asks for retry: 500.
+  assert.equal(find(checks([cutCall(1, 0, "echo", PRIMED), resumeGet(2, 455, "e-1")]), "stream-retry-honoured").status, "pass");
+  assert.equal(find(checks([cutCall(1, 0, "echo", PRIMED), resumeGet(2, 454, "e-1")]), "stream-retry-honoured").status, "fail");
+});
