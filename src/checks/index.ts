@@ -7,6 +7,7 @@ import { renegotiateChecks } from "./renegotiate.ts";
 import { replayChecks } from "./replay.ts";
 import { retryChecks } from "./retries.ts";
 import type { SlimEntry } from "./slim.ts";
+import { streamRecoveryChecks } from "./stream-recovery.ts";
 
 export { CheckSchema, CheckStatusSchema } from "./check.ts";
 export type { Check, CheckStatus } from "./check.ts";
@@ -19,6 +20,7 @@ export const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   fixInputChecks,
   reinitializeChecks,
   renegotiateChecks,
+  (all) => streamRecoveryChecks(all),
 ];
 
 /**

@@ -88,7 +88,8 @@ function slimText(text: string): string {
   return message ? JSON.stringify(reduceMessage(message)) : "";
 }
 
-const KEPT_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version"];
+// last-event-id: the stream-recovery checks match a resuming GET to the stream it resumes.
+const KEPT_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version", "last-event-id"];
 
 /** The projection of an entry (before or after redaction: it keeps no secret-named field it did not have). */
 export function slimEntry(entry: JournalEntry, paramsDigest: string | undefined): SlimEntry {

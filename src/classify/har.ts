@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Exchange } from "./exchange.ts";
 import { isRecord } from "./json.ts";
+import { parseSse } from "./sse.ts";
 
 // Only the HAR 1.2 fields the reader uses are declared; everything else a browser or proxy
 // writes is kept out of the way with loose objects.
@@ -52,15 +53,24 @@ export function looksLikeHar(value: unknown): boolean {
 
 /**
  * Turns every entry whose `request.postData.text` is a JSON-RPC message (an object with
- * `jsonrpc` and a string `method`) into an Exchange. Other entries (GET streams, assets,
- * batches) are left out; JSON-RPC entries without a recorded response are reported in `skipped`.
+ * `jsonrpc` and a string `method`) into an Exchange. A GET whose response is an SSE stream is the
+ * resumption of the request whose stream sent the event its `Last-Event-ID` names (2025-11-25
+ * transports): it is classified as that request's answer, or reported in `skipped` with the reason.
+ * Other entries (assets, batches) are left out; JSON-RPC entries without a recorded response are
+ * reported in `skipped`.
  */
 export function exchangesFromHar(har: Har): { exchanges: HarExchange[]; skipped: HarSkip[] } {
   const exchanges: HarExchange[] = [];
   const skipped: HarSkip[] = [];
+  // Event id → the request whose stream (or resumed stream) sent it.
+  const requestOfEvent = new Map<string, Record<string, unknown> & { method: string }>();
   har.log.entries.forEach((entry, index) => {
-    const message = jsonRpcRequest(entry.request.postData?.text);
-    if (!message) return;
+    const resumed = isSseGet(entry);
+    const message = resumed ? requestOfEvent.get(header(entry.request.headers, "last-event-id") ?? "") : jsonRpcRequest(entry.request.postData?.text);
+    if (!message) {
+      if (resumed) skipped.push({ index, reason: resumeSkipReason(entry) });
+      return;
+    }
     const { status } = entry.response;
     if (!Number.isInteger(status) || status < 100 || status > 599) {
       // Browsers record status 0 for requests that got no response (blocked, aborted, offline).
@@ -77,6 +87,9 @@ export function exchangesFromHar(har: Har): { exchanges: HarExchange[]; skipped:
     if (mimeType && !Object.keys(responseHeaders).some((name) => name.toLowerCase() === "content-type")) {
       responseHeaders["content-type"] = mimeType;
     }
+    if (isSse(entry)) {
+      for (const event of parseSse(body).events) if (event.id) requestOfEvent.set(event.id, message);
+    }
     exchanges.push({
       index,
       method: message.method,
@@ -88,6 +101,25 @@ export function exchangesFromHar(har: Har): { exchanges: HarExchange[]; skipped:
     });
   });
   return { exchanges, skipped };
+}
+
+function isSse(entry: HarEntry): boolean {
+  return /text\/event-stream/i.test(header(entry.response.headers, "content-type") ?? entry.response.content.mimeType ?? "");
+}
+
+/** A GET (no request body) answered with an SSE stream. */
+const isSseGet = (entry: HarEntry) => (entry.request.method ?? "GET").toUpperCase() === "GET" && isSse(entry);
+
+function resumeSkipReason(entry: HarEntry): string {
+  const lastEventId = header(entry.request.headers, "last-event-id");
+  return lastEventId === undefined
+    ? "a GET SSE stream without Last-Event-ID: it answers no request (server-initiated messages only)"
+    : `a GET SSE stream resuming Last-Event-ID ${JSON.stringify(lastEventId)}, which no earlier JSON-RPC entry's stream sent: no request to classify it against`;
+}
+
+/** A header's value by case-insensitive name (the first one). */
+function header(headers: Array<{ name: string; value: string }>, name: string): string | undefined {
+  return headers.find((h) => h.name.toLowerCase() === name)?.value;
 }
 
 function jsonRpcRequest(text: string | undefined): (Record<string, unknown> & { method: string }) | undefined {

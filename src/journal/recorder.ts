@@ -1,5 +1,6 @@
 import { classify, parseSse } from "../classify/index.ts";
-import type { Handled } from "../mcp/facts.ts";
+import type { Verdict } from "../classify/index.ts";
+import type { Facts, Handled } from "../mcp/facts.ts";
 import { capture, cut, drain } from "./capture.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";
 import { headerRecord, redactHeaders } from "./redact.ts";
@@ -37,18 +38,7 @@ export function journalled(request: Request, handled: Handled, options: Recorder
       const mcpSessionId = facts?.message?.request.mcpSessionId ?? response.headers.get("mcp-session-id") ?? requestHeaders["mcp-session-id"];
       const clientInfo = facts?.clientInfo ?? (mcpSessionId ? options.clientInfoFor(mcpSessionId) : undefined);
       const cutByDeadline = handled.deadline?.cut === true;
-      // The classifier gets the parsed body when there is one, so it does not parse it again (a parsed string would
-      // read as raw text, so that one case goes as text).
-      const verdict =
-        request.method === "POST"
-          ? classify(
-              {
-                request: { headers: requestHeaders, body: facts?.body === undefined || typeof facts.body === "string" ? requestText : facts.body },
-                response: { status: response.status, headers: responseHeaders, body: body.text },
-              },
-              { now: finished },
-            )
-          : undefined;
+      const verdict = judge(request.method, facts, requestHeaders, { status: response.status, headers: responseHeaders, body: body.text }, finished);
       options.record({
         time: new Date(options.started).toISOString(),
         durationMs: Math.max(0, finished - options.started),
@@ -88,4 +78,21 @@ export function journalled(request: Request, handled: Handled, options: Recorder
   );
 
   return new Response(clientBranch, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * The classifier's verdict on a POST, or on a GET that resumed a call's cut stream (src/mcp/pipeline.ts gives it the
+ * call's facts): that stream is judged against the call's id and method, as the answer to the call. Other GETs and
+ * DELETEs carry no request to judge an answer against.
+ */
+function judge(httpMethod: string, facts: Facts | undefined, headers: Record<string, string>, response: { status: number; headers: Record<string, string>; body: string }, now: number): Verdict | undefined {
+  if (httpMethod === "POST") {
+    // The parsed body goes when there is one, so the classifier does not parse it again (a parsed string would read
+    // as raw text, so that one case goes as text).
+    const body = facts?.body === undefined || typeof facts.body === "string" ? (facts?.text ?? "") : facts.body;
+    return classify({ request: { headers, body }, response }, { now });
+  }
+  const call = facts?.rpc;
+  if (httpMethod !== "GET" || call?.kind !== "request" || call.method === undefined || (typeof call.id !== "string" && typeof call.id !== "number")) return undefined;
+  return classify({ request: { headers }, response, expectedId: call.id, method: call.method, ...(facts?.protocolVersion ? { protocolVersion: facts.protocolVersion } : {}) }, { now });
 }

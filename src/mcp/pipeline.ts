@@ -19,6 +19,7 @@
  *   - Then the handler's answer, shaped by the fault if there is one. An unknown method is the handler stage's answer.
  * Every response ends within FAULTLINE_MAX_RESPONSE_SECONDS (src/mcp/deadline.ts), enforced while it is written.
  */
+import { z } from "zod";
 import type { Decision } from "../faults/schema.ts";
 import { isTransportFault } from "../faults/schema.ts";
 import { perform, type PerformInput } from "../faults/perform.ts";
@@ -40,7 +41,7 @@ import { jsonResponse } from "./wire.ts";
  */
 export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline, origin = new URL(request.url).origin): Promise<Handled> {
   const headers = lowerHeaders(request.headers);
-  if (request.method === "GET") return { response: resume(headers, session) };
+  if (request.method === "GET") return resume(headers, session);
   if (request.method === "DELETE") return { response: endMcpSession(headers, session) };
   if (request.method !== "POST") return { response: methodNotAllowed() };
 
@@ -96,7 +97,7 @@ async function respond(facts: Facts & { message: MessageFacts }, rejection: RpcE
     stream: false,
     answer: async () => undefined,
     origin: context.origin,
-    keepForResume: (eventId, kept) => context.session.keepForResume(eventId, kept),
+    keepForResume: (eventId, kept) => context.session.keepForResume(eventId, resumable(kept, facts)),
     waitUntil: (promise) => context.session.waitUntil(promise),
     deadline: context.deadline,
     ...(message.newMcpSessionId ? { headers: { "mcp-session-id": message.newMcpSessionId } } : {}),
@@ -142,10 +143,34 @@ function endMcpSession(headers: Record<string, string>, session: SessionRuntime)
   return session.endMcpSession(id) ? new Response(null, { status: 204 }) : jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, "Session not found"));
 }
 
-/** GET: 405, except a legacy Last-Event-ID resumption of a stream that was cut on purpose. */
-function resume(headers: Record<string, string>, session: SessionRuntime): Response {
+/**
+ * What a cut stream keeps for its resumption: the final message, and the call it answers, so the GET that delivers
+ * it is journalled and judged as that call's (its method, tool, id, era and version), not as a bodiless GET.
+ */
+const ResumableSchema = z.object({
+  message: z.record(z.string(), z.unknown()),
+  call: z.object({
+    rpc: z.object({ id: z.union([z.string(), z.number(), z.null()]).optional(), method: z.string().optional(), kind: z.literal("request"), toolName: z.string().optional() }),
+    era: z.enum(["modern", "legacy"]),
+    protocolVersion: z.string().optional(),
+  }),
+});
+
+function resumable(message: Record<string, unknown>, facts: Facts & { message: MessageFacts }): z.infer<typeof ResumableSchema> {
+  const { id, method, toolName } = facts.rpc;
+  const rpc = { ...(id !== undefined ? { id } : {}), ...(method ? { method } : {}), kind: "request" as const, ...(toolName ? { toolName } : {}) };
+  return { message, call: { rpc, era: facts.message.request.era, ...(facts.protocolVersion ? { protocolVersion: facts.protocolVersion } : {}) } };
+}
+
+/**
+ * GET: 405, except a legacy Last-Event-ID resumption of a stream that was cut on purpose. The resumed stream carries
+ * the call's facts (no body was read: `text` stays empty), so the journal and the classifier treat it as the call's.
+ */
+function resume(headers: Record<string, string>, session: SessionRuntime): Handled {
   const lastEventId = headers["last-event-id"];
-  const message = lastEventId ? session.takeResumed(lastEventId) : undefined;
-  if (!message) return methodNotAllowed();
-  return new Response(sseEvent(message, { id: `${lastEventId}-resumed` }), { status: 200, headers: SSE_HEADERS });
+  const kept = ResumableSchema.safeParse(lastEventId ? session.takeResumed(lastEventId) : undefined);
+  if (!kept.success) return { response: methodNotAllowed() };
+  const { message, call } = kept.data;
+  const response = new Response(sseEvent(message, { id: `${lastEventId}-resumed` }), { status: 200, headers: SSE_HEADERS });
+  return { response, facts: { text: "", body: undefined, headers, rpc: call.rpc, era: call.era, ...(call.protocolVersion ? { protocolVersion: call.protocolVersion } : {}) } };
 }

@@ -81,6 +81,7 @@ test("joins repeated header names case-insensitively", () => {
 
 test("reports a JSON-RPC entry without a response (status 0) as skipped", () => {
   assert.deepEqual(exchangesFromHar(sessionHar()).skipped, [
+    { index: 2, reason: "a GET SSE stream without Last-Event-ID: it answers no request (server-initiated messages only)" },
     { index: 5, reason: "response.status 0 is not an HTTP status: no response was recorded" },
   ]);
 });
