@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { ApiError } from "./api-error.ts";
+import { hostOriginGuard } from "./access/host-origin.ts";
+import { jsonOnly } from "./access/json-only.ts";
 import { classifyRoutes } from "../routes/classify.ts";
 import { checkRoutes } from "../routes/checks.ts";
 import { dashboardRoutes } from "../routes/dashboard.tsx";
@@ -15,6 +17,10 @@ import { wellKnownRoutes } from "../routes/well-known.ts";
  * through `app.request(url, init, env)`.
  */
 export const app = new Hono<{ Bindings: Env }>();
+
+// Access rules first, in order: who may reach the server at all (Host, Origin), then what a state change may carry.
+app.use("*", hostOriginGuard);
+app.use("/api/*", jsonOnly);
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.route("/classify", classifyRoutes);

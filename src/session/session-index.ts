@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Remote } from "./remote.ts";
 
 export interface IndexEntry {
   id: string;
@@ -31,11 +30,4 @@ export class SessionIndex extends DurableObject<Env> {
       .toArray()
       .map((row) => ({ id: row.id, scenario: row.scenario, createdAt: row.created_at }));
   }
-}
-
-type IndexApi = Remote<Pick<SessionIndex, "put" | "remove" | "list">>;
-
-/** The stub of the one SessionIndex. */
-export function indexStub(env: Env): IndexApi {
-  return env.INDEX.get(env.INDEX.idFromName("index")) as unknown as IndexApi;
 }

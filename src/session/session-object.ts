@@ -10,7 +10,7 @@ import { handleMcp } from "../mcp/pipeline.ts";
 import { jsonResponse } from "../mcp/wire.ts";
 import { LiveSession } from "./live-session.ts";
 import { DEFAULT_SESSION_ID, defaultSessionRecord, type SessionRecord, type SessionView } from "./record.ts";
-import { indexStub } from "./session-index.ts";
+import { indexStub } from "./index-stub.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
