@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { ApiError } from "./api-error.ts";
+import { mcpCors } from "./access/cors.ts";
 import { hostOriginGuard } from "./access/host-origin.ts";
 import { jsonOnly } from "./access/json-only.ts";
 import { classifyRoutes } from "../routes/classify.ts";
@@ -18,8 +19,10 @@ import { wellKnownRoutes } from "../routes/well-known.ts";
  */
 export const app = new Hono<{ Bindings: Env }>();
 
-// Access rules first, in order: who may reach the server at all (Host, Origin), then what a state change may carry.
+// Access rules first, in order: who may reach the server at all (Host, Origin), CORS for the MCP endpoints, then
+// what a state change on the API may carry.
 app.use("*", hostOriginGuard);
+app.use("*", mcpCors);
 app.use("/api/*", jsonOnly);
 
 app.get("/health", (c) => c.json({ ok: true }));
