@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { ApiError } from "./api-error.ts";
+import { adminAuth } from "./access/admin-auth.ts";
 import { mcpCors } from "./access/cors.ts";
 import { hostOriginGuard } from "./access/host-origin.ts";
 import { jsonOnly } from "./access/json-only.ts";
+import { loginRoutes } from "./access/login-routes.tsx";
 import { classifyRoutes } from "../routes/classify.ts";
 import { checkRoutes } from "../routes/checks.ts";
 import { dashboardRoutes } from "../routes/dashboard.tsx";
@@ -19,11 +21,12 @@ import { wellKnownRoutes } from "../routes/well-known.ts";
  */
 export const app = new Hono<{ Bindings: Env }>();
 
-// Access rules first, in order: who may reach the server at all (Host, Origin), CORS for the MCP endpoints, then
-// what a state change on the API may carry.
+// Access rules first, in order: who may reach the server at all (Host, Origin), CORS for the MCP endpoints, what a
+// state change on the API may carry, then who the caller is when FAULTLINE_ADMIN_TOKEN is set.
 app.use("*", hostOriginGuard);
 app.use("*", mcpCors);
 app.use("/api/*", jsonOnly);
+app.use("*", adminAuth);
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.route("/classify", classifyRoutes);
@@ -33,6 +36,7 @@ app.route("/api/sessions", checkRoutes);
 app.route("/api/scenarios", scenarioRoutes);
 app.route("/", wellKnownRoutes);
 app.route("/", mcpRoutes);
+app.route("/", loginRoutes);
 app.route("/", dashboardRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}` } }, 404));
