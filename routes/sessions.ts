@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
+import { assertKnownSession } from "../src/access/known-session.tsx";
 import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
 import { mcpUrl, type SessionView } from "../src/session/record.ts";
@@ -97,6 +98,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const id = c.req.param("id");
     const body = parseBody(ChangeScenarioSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
+    await assertKnownSession(c.env, id);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
     const answer = shown(c.req.url, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });

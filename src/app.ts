@@ -4,6 +4,7 @@ import { adminAuth } from "./access/admin-auth.ts";
 import { mcpCors } from "./access/cors.ts";
 import { hostOriginGuard } from "./access/host-origin.ts";
 import { jsonOnly } from "./access/json-only.ts";
+import { knownSession } from "./access/known-session.tsx";
 import { loginRoutes } from "./access/login-routes.tsx";
 import { classifyRoutes } from "../routes/classify.ts";
 import { checkRoutes } from "../routes/checks.ts";
@@ -22,11 +23,13 @@ import { wellKnownRoutes } from "../routes/well-known.ts";
 export const app = new Hono<{ Bindings: Env }>();
 
 // Access rules first, in order: who may reach the server at all (Host, Origin), CORS for the MCP endpoints, what a
-// state change on the API may carry, then who the caller is when FAULTLINE_ADMIN_TOKEN is set.
+// state change on the API may carry, who the caller is when FAULTLINE_ADMIN_TOKEN is set, and last whether the
+// session addressed exists (after the caller is known, so existence is not told to strangers).
 app.use("*", hostOriginGuard);
 app.use("*", mcpCors);
 app.use("/api/*", jsonOnly);
 app.use("*", adminAuth);
+app.use("*", knownSession);
 
 app.get("/health", (c) => c.json({ ok: true }));
 app.route("/classify", classifyRoutes);

@@ -20,6 +20,11 @@ export class SessionIndex extends DurableObject<Env> {
     this.sql.exec("INSERT OR REPLACE INTO sessions (id, scenario, created_at) VALUES (?, ?, ?)", entry.id, entry.scenario, entry.createdAt);
   }
 
+  /** Whether a session with this id exists: asked before any SessionObject is touched, so a made-up id creates nothing. */
+  has(id: string): boolean {
+    return this.sql.exec("SELECT 1 FROM sessions WHERE id = ?", id).toArray().length > 0;
+  }
+
   remove(id: string): void {
     this.sql.exec("DELETE FROM sessions WHERE id = ?", id);
   }
