@@ -1,10 +1,11 @@
 import type { MiddlewareHandler } from "hono";
 import { sessionNotFound } from "../api-error.ts";
 import { NotFoundPage } from "../dashboard/layout.tsx";
+import { ErrorCode, errorMessage } from "../mcp/jsonrpc.ts";
+import { jsonResponse } from "../mcp/wire.ts";
 import { SECURITY_HEADERS } from "../dashboard/security.ts";
 import { DEFAULT_SESSION_ID } from "../session/record.ts";
 import { indexStub } from "../session/stubs.ts";
-import { refusal } from "./refusal.ts";
 
 function decoded(segment: string): string {
   try {
@@ -48,5 +49,5 @@ export const knownSession: MiddlewareHandler<{ Bindings: Env }> = async (c, next
   if (await indexStub(c.env).has(target.id)) return next();
   if (target.surface === "page") return c.html(<NotFoundPage what={`There is no session '${target.id}'. It may have been deleted.`} />, 404, SECURITY_HEADERS);
   const hint = `Create it with POST /api/sessions and the body {"id": ${JSON.stringify(target.id)}, "scenario": "baseline"} (any scenario), or use /mcp, the default session`;
-  return refusal(c.req.path, 404, "session_not_found", `Session not found: no session has the id '${target.id}'. ${hint}`);
+  return jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, `Session not found: no session has the id '${target.id}'. ${hint}`, { id: target.id }));
 };
