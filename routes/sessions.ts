@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
 import { jsonDepth, MAX_JSON_DEPTH, SIZE_LIMITS } from "../src/json-limits.ts";
+import { assertKnownSession } from "../src/access/known-session.tsx";
+import { maxSessions } from "../src/access/session-cap.ts";
 import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
 import { mcpUrl, type SessionView } from "../src/session/record.ts";
@@ -76,20 +78,58 @@ function resolveScenario(scenario: string, params: Record<string, unknown> | und
 
 const randomId = () => randomHex(16);
 
+/** Where a page of the list ends: the last entry's creation time and id, base64url JSON, opaque to callers. */
+const CursorSchema = z.tuple([z.string(), z.string()]);
+
+function encodeCursor(entry: { createdAt: string; id: string }): string {
+  return btoa(JSON.stringify([entry.createdAt, entry.id])).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } | undefined {
+  try {
+    const [createdAt, id] = CursorSchema.parse(JSON.parse(atob(cursor.replace(/-/g, "+").replace(/_/g, "/"))));
+    return { createdAt, id };
+  } catch {
+    return undefined;
+  }
+}
+
+const ListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const decoded = decodeCursor(value);
+      if (!decoded) ctx.addIssue({ code: "custom", message: "must be a nextCursor returned by this list" });
+      return decoded;
+    }),
+});
+
 
 export const sessionRoutes = new Hono<{ Bindings: Env }>()
   .post("/", async (c) => {
     const body = parseBody(CreateSessionSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const id = body.id ?? randomId();
+    const cap = maxSessions(c.env);
+    if ((await indexStub(c.env).count()) >= cap) {
+      throw new ApiError(429, "session_limit", `The server holds its maximum of ${cap} sessions (FAULTLINE_MAX_SESSIONS): delete one first`);
+    }
     const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString() });
     if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
     return c.json({ ...record, mcpUrl: mcpUrl(publicOrigin(c.req.raw, c.env), id) }, 201);
   })
   .get("/", async (c) => {
+    const parsed = ListQuerySchema.safeParse(c.req.query());
+    if (!parsed.success) throw validationError(parsed.error, ["query"]);
+    const { limit, cursor } = parsed.data;
     const origin = publicOrigin(c.req.raw, c.env);
-    const sessions = await indexStub(c.env).list(500);
-    return c.json({ sessions: sessions.map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) })) });
+    const { entries, more } = await indexStub(c.env).page(limit, cursor);
+    const last = entries.at(-1);
+    const nextCursor = more && last ? encodeCursor(last) : undefined;
+    return c.json({ sessions: entries.map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) })), ...(nextCursor ? { nextCursor } : {}) });
   })
   .get("/:id", async (c) => {
     const id = c.req.param("id");
@@ -100,6 +140,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const id = c.req.param("id");
     const body = parseBody(ChangeScenarioSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
+    await assertKnownSession(c.env, id);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
     const answer = shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });

@@ -1,5 +1,11 @@
 import { Hono } from "hono";
 import { ApiError } from "./api-error.ts";
+import { adminAuth } from "./access/admin-auth.ts";
+import { mcpCors } from "./access/cors.ts";
+import { hostOriginGuard } from "./access/host-origin.ts";
+import { jsonOnly } from "./access/json-only.ts";
+import { knownSession } from "./access/known-session.tsx";
+import { loginRoutes } from "./access/login-routes.tsx";
 import { classifyRoutes } from "../routes/classify.ts";
 import { checkRoutes } from "../routes/checks.ts";
 import { dashboardRoutes } from "../routes/dashboard.tsx";
@@ -16,6 +22,15 @@ import { wellKnownRoutes } from "../routes/well-known.ts";
  */
 export const app = new Hono<{ Bindings: Env }>();
 
+// Access rules first, in order: who may reach the server at all (Host, Origin), CORS for the MCP endpoints, what a
+// state change on the API may carry, who the caller is when FAULTLINE_ADMIN_TOKEN is set, and last whether the
+// session addressed exists (after the caller is known, so existence is not told to strangers).
+app.use("*", hostOriginGuard);
+app.use("*", mcpCors);
+app.use("/api/*", jsonOnly);
+app.use("*", adminAuth);
+app.use("*", knownSession);
+
 app.get("/health", (c) => c.json({ ok: true }));
 app.route("/classify", classifyRoutes);
 app.route("/api/sessions", sessionRoutes);
@@ -24,6 +39,7 @@ app.route("/api/sessions", checkRoutes);
 app.route("/api/scenarios", scenarioRoutes);
 app.route("/", wellKnownRoutes);
 app.route("/", mcpRoutes);
+app.route("/", loginRoutes);
 app.route("/", dashboardRoutes);
 
 app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}` } }, 404));

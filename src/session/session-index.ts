@@ -22,14 +22,41 @@ export class SessionIndex extends DurableObject<Env> {
     this.sql.exec("INSERT OR REPLACE INTO sessions (id, scenario, created_at) VALUES (?, ?, ?)", entry.id, entry.scenario, entry.createdAt);
   }
 
+  /** Whether a session with this id exists: asked before any SessionObject is touched, so a made-up id creates nothing. */
+  has(id: string): boolean {
+    return this.sql.exec("SELECT 1 FROM sessions WHERE id = ?", id).toArray().length > 0;
+  }
+
   remove(id: string): void {
     this.sql.exec("DELETE FROM sessions WHERE id = ?", id);
   }
 
   list(limit: number): IndexEntry[] {
-    return this.sql
-      .exec<{ id: string; scenario: string; created_at: string }>("SELECT id, scenario, created_at FROM sessions ORDER BY created_at DESC, id LIMIT ?", limit)
-      .toArray()
-      .map((row) => ({ id: row.id, scenario: row.scenario, createdAt: row.created_at }));
+    return this.page(limit).entries;
+  }
+
+  /**
+   * One page of sessions, newest first; `after` is the last entry of the previous page (keyset paging, so a page
+   * costs its own size whatever the total). `more` tells whether another page follows.
+   */
+  page(limit: number, after?: { createdAt: string; id: string }): { entries: IndexEntry[]; more: boolean } {
+    const rows = (after
+      ? this.sql.exec<Row>(
+          "SELECT id, scenario, created_at FROM sessions WHERE created_at < ? OR (created_at = ? AND id > ?) ORDER BY created_at DESC, id LIMIT ?",
+          after.createdAt,
+          after.createdAt,
+          after.id,
+          limit + 1,
+        )
+      : this.sql.exec<Row>("SELECT id, scenario, created_at FROM sessions ORDER BY created_at DESC, id LIMIT ?", limit + 1)
+    ).toArray();
+    const entries = rows.slice(0, limit).map((row) => ({ id: row.id, scenario: row.scenario, createdAt: row.created_at }));
+    return { entries, more: rows.length > limit };
+  }
+
+  count(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sessions").one().n;
   }
 }
+
+type Row = { id: string; scenario: string; created_at: string };

@@ -39,10 +39,19 @@ export class SessionObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    migrateStorage(ctx.storage);
-    this.sql.exec(SCHEMA);
-    this.journal = this.openJournal();
+    this.journal = this.openStorage();
     this.live = new LiveSession(ctx);
+  }
+
+  /** True after erase() until the next create(): the storage is empty and must stay so. */
+  private erased = false;
+
+  private openStorage(): JournalStore {
+    migrateStorage(this.ctx.storage);
+    this.sql.exec(SCHEMA);
+    this.erased = false;
+    this.journal = this.openJournal();
+    return this.journal;
   }
 
   /** Creates the journal's tables when missing; after deleteAll() they must be created again. */
@@ -93,6 +102,7 @@ export class SessionObject extends DurableObject<Env> {
   create(record: SessionRecord): { record: SessionRecord; created: boolean } {
     const existing = this.record();
     if (existing) return { record: existing, created: false };
+    if (this.erased) this.openStorage();
     this.sql.exec("INSERT INTO config (k, v) VALUES ('session', ?)", JSON.stringify(record));
     return { record, created: true };
   }
@@ -136,8 +146,8 @@ export class SessionObject extends DurableObject<Env> {
     const existed = this.record() !== undefined;
     this.live.forget();
     await this.ctx.storage.deleteAll();
-    this.sql.exec(SCHEMA);
-    this.journal = this.openJournal();
+    // No schema is written back: an erased session leaves no file; create() makes the tables again if the id is reused.
+    this.erased = true;
     this.live = new LiveSession(this.ctx);
     return existed;
   }
@@ -182,6 +192,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private record(): SessionRecord | undefined {
+    if (this.erased) return undefined;
     const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'session'").toArray()[0];
     return row ? (JSON.parse(row.v) as SessionRecord) : undefined;
   }

@@ -1,5 +1,6 @@
 import type { SessionObject } from "./session-object.ts";
 import { indexStub } from "./index-stub.ts";
+import type { IndexEntry } from "./session-index.ts";
 import type { SessionRecord } from "./record.ts";
 import type { Remote } from "./remote.ts";
 
@@ -15,6 +16,7 @@ export { indexStub };
 /** Stores a new session and lists it; returns the stored record and whether it was new. */
 export async function createSession(env: Env, record: SessionRecord) {
   const result = await sessionStub(env, record.id).create(record);
-  if (result.created) await indexStub(env).put({ id: record.id, scenario: record.scenario, createdAt: record.createdAt });
+  const entry: IndexEntry = { id: record.id, scenario: record.scenario, createdAt: record.createdAt };
+  if (result.created) await indexStub(env).put(entry);
   return result;
 }

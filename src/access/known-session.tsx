@@ -1,0 +1,53 @@
+import type { MiddlewareHandler } from "hono";
+import { sessionNotFound } from "../api-error.ts";
+import { NotFoundPage } from "../dashboard/layout.tsx";
+import { ErrorCode, errorMessage } from "../mcp/jsonrpc.ts";
+import { jsonResponse } from "../mcp/wire.ts";
+import { SECURITY_HEADERS } from "../dashboard/security.ts";
+import { DEFAULT_SESSION_ID } from "../session/record.ts";
+import { indexStub } from "../session/stubs.ts";
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The session id a path addresses, and which surface it is on; undefined for paths that address no one session. */
+export function sessionOfPath(path: string): { id: string; surface: "api" | "mcp" | "page" } | undefined {
+  const api = path.match(/^\/api\/sessions\/([^/]+)(?:\/|$)/);
+  if (api) return { id: decoded(api[1]!), surface: "api" };
+  const mcp = path.match(/^\/s\/([^/]+)\/mcp$/);
+  if (mcp) return { id: decoded(mcp[1]!), surface: "mcp" };
+  const page = path.match(/^\/sessions\/([^/]+)$/);
+  if (page) return { id: decoded(page[1]!), surface: "page" };
+  return undefined;
+}
+
+/** Throws the API's 404 unless the index lists the session. */
+export async function assertKnownSession(env: Env, id: string): Promise<void> {
+  if (!(await indexStub(env).has(id))) throw sessionNotFound(id);
+}
+
+/**
+ * An unknown session id gets 404 before its Durable Object is instantiated: a SessionObject writes its SQLite schema
+ * as soon as it starts, so every lookup of a made-up id used to leave a file behind. The index (one object, already
+ * there) answers instead. The `default` session's MCP endpoint is let through: it comes into being on first use.
+ */
+export const knownSession: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
+  const target = sessionOfPath(c.req.path);
+  if (!target || (target.surface === "mcp" && target.id === DEFAULT_SESSION_ID)) return next();
+  // PUT /api/sessions/{id}/scenario validates its body first (a wrong scenario is named whether or not the session
+  // exists) and calls assertKnownSession itself.
+  if (c.req.method === "PUT" && c.req.path.endsWith("/scenario")) return next();
+  if (target.surface === "api") {
+    await assertKnownSession(c.env, target.id);
+    return next();
+  }
+  if (await indexStub(c.env).has(target.id)) return next();
+  if (target.surface === "page") return c.html(<NotFoundPage what={`There is no session '${target.id}'. It may have been deleted.`} />, 404, SECURITY_HEADERS);
+  const hint = `Create it with POST /api/sessions and the body {"id": ${JSON.stringify(target.id)}, "scenario": "baseline"} (any scenario), or use /mcp, the default session`;
+  return jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, `Session not found: no session has the id '${target.id}'. ${hint}`, { id: target.id }));
+};
