@@ -1,10 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Check } from "../../src/checks/index.ts";
-import type { JournalEntry } from "../../src/journal/entry.ts";
+import { journalOf } from "../helpers/journal.ts";
 import { createSession, useServer } from "../helpers/server.ts";
 
 // The official v1 client (@modelcontextprotocol/sdk, 2025-11-25) whose legacy session expires: the 404'd place_order
@@ -20,14 +19,7 @@ async function connect(mcpUrl: string): Promise<Client> {
   return client;
 }
 
-async function journal(sessionId: string, count: number): Promise<JournalEntry[]> {
-  for (let tries = 0;; tries++) {
-    const body = (await (await fetch(`${server.url}/api/sessions/${sessionId}/journal?limit=1000`)).json()) as { entries: JournalEntry[] };
-    if (body.entries.length >= count) return body.entries.sort((a, b) => a.seq - b.seq);
-    if (tries > 100) throw new Error(`the journal has ${body.entries.length} entries, not ${count}`);
-    await sleep(50);
-  }
-}
+const journal = (sessionId: string, count: number) => journalOf(server.url, sessionId, count);
 
 test("v1 re-initializing after session.expire_after and sending place_order again passes both session-reinitialized and non-idempotent-not-replayed", async () => {
   // Each MCP session ends after two requests (notifications/initialized is the first).

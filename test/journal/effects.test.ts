@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Check } from "../../src/checks/index.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
+import { journalOf } from "../helpers/journal.ts";
 import { createSession, legacySession, postModern, useServer } from "../helpers/server.ts";
 
 // The real server journals, per tools/call, whether the tool ran (`effects`) and, for a retry of a failed call, the
@@ -10,15 +10,7 @@ import { createSession, legacySession, postModern, useServer } from "../helpers/
 
 const server = useServer();
 
-/** The journal, oldest first, once it holds `count` entries (each is recorded after its body ended). */
-async function journal(sessionId: string, count: number): Promise<JournalEntry[]> {
-  for (let tries = 0;; tries++) {
-    const body = (await (await fetch(`${server.url}/api/sessions/${sessionId}/journal?limit=1000`)).json()) as { entries: JournalEntry[] };
-    if (body.entries.length >= count) return body.entries.sort((a, b) => a.seq - b.seq);
-    if (tries > 100) throw new Error(`the journal has ${body.entries.length} entries, not ${count}`);
-    await sleep(50);
-  }
-}
+const journal = (sessionId: string, count: number) => journalOf(server.url, sessionId, count);
 
 async function checks(sessionId: string): Promise<Check[]> {
   return ((await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] }).checks;
