@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RetryOriginSchema } from "./retry-origin.ts";
 
 export const CheckStatusSchema = z.enum(["pass", "fail", "warning", "info"]);
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;
@@ -9,6 +10,8 @@ export const CheckSchema = z.object({
   status: CheckStatusSchema,
   message: z.string(),
   evidence: z.array(z.number().int()),
+  /** Every retry behind the check, with where it came from as the wire reads it; only on checks that judge retries. */
+  retries: z.array(z.object({ seq: z.number().int(), retryOf: z.number().int(), retryOrigin: RetryOriginSchema, reading: z.string() })).optional(),
 });
 export type Check = z.infer<typeof CheckSchema>;
 
@@ -17,6 +20,14 @@ export interface Observation {
   status: CheckStatus;
   message: string;
   evidence: number[];
+  retries?: RetrySeen[];
+}
+
+export type RetrySeen = NonNullable<Check["retries"]>[number];
+
+/** The same observation, naming the retry it judged. */
+export function withRetry(o: Observation, retry: RetrySeen | undefined): Observation {
+  return retry ? { ...o, retries: [...(o.retries ?? []), retry] } : o;
 }
 
 // "info" means the client did nothing to judge, so it ranks below a pass.
@@ -38,5 +49,7 @@ export function summarize(id: string, observations: readonly Observation[]): Che
   const shown = chosen.slice(0, MAX_MESSAGES).map((o) => o.message);
   if (chosen.length > MAX_MESSAGES) shown.push(`… and ${chosen.length - MAX_MESSAGES} more like these.`);
   const evidence = [...new Set(chosen.flatMap((o) => o.evidence))].sort((a, b) => a - b);
-  return [{ id, status, message: shown.join(" "), evidence }];
+  // Every retry found is reported, whatever the status of its observation.
+  const retries = [...new Map(observations.flatMap((o) => o.retries ?? []).map((r) => [r.seq, r])).values()].sort((a, b) => a.seq - b.seq);
+  return [{ id, status, message: shown.join(" "), evidence, ...(retries.length > 0 ? { retries } : {}) }];
 }

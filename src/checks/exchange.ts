@@ -1,6 +1,8 @@
 import { isRecord, show } from "../classify/index.ts";
 import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
+import type { RetrySeen } from "./check.ts";
+import { clientKey, ORIGIN_READING, type RetryOrigin, retryOrigin } from "./retry-origin.ts";
 import { comparableParams, type SlimEntry } from "./slim.ts";
 
 type Json = Record<string, unknown>;
@@ -173,4 +175,20 @@ export const sameCallKey = (x: Exchange): string | undefined => (x.isRequest && 
 /** Milliseconds from the end of `before`'s response to the start of `after`'s request. */
 export function gapMs(before: Exchange, after: Exchange): number {
   return after.start - before.end;
+}
+
+/** Where a retry came from, as the wire reads: the same session and clientInfo, and the same JSON-RPC id or not. */
+export function originOf(earlier: Exchange, retry: Exchange): RetryOrigin {
+  const wire = (x: Exchange) => {
+    // The projection keeps clientInfo as its key; a whole entry still has it.
+    const client = x.entry.client ?? clientKey(x.entry.clientInfo);
+    return { ...(x.id !== undefined ? { id: x.id } : {}), ...(x.sessionId !== undefined ? { session: x.sessionId } : {}), ...(client !== undefined ? { client } : {}) };
+  };
+  return retryOrigin(wire(earlier), wire(retry));
+}
+
+/** One retry a check found, with its origin as the wire reads it. */
+export function retrySeen(earlier: Exchange, retry: Exchange): RetrySeen {
+  const origin = originOf(earlier, retry);
+  return { seq: retry.seq, retryOf: earlier.seq, retryOrigin: origin, reading: ORIGIN_READING[origin] };
 }

@@ -2,8 +2,8 @@ import { isRecord } from "../classify/index.ts";
 import { OUTCOMES } from "../classify/index.ts";
 import { BASE_TOOLS } from "../mcp/base-tools.ts";
 import type { ToolAnnotations } from "../mcp/tool.ts";
-import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { errorCode, type Exchange, gapMs, nextByKey, resultOf, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
+import { type Check, type Observation, observe, summarize, withRetry } from "./check.ts";
+import { errorCode, type Exchange, gapMs, nextByKey, resultOf, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
 
 /** Explicitly not safe to repeat: not read-only, not idempotent, and marked non-idempotent or destructive. */
 function nonIdempotent(a: ToolAnnotations | undefined): boolean {
@@ -49,6 +49,12 @@ function failure(x: Exchange): string | undefined {
   }
 }
 
+function ranNote(x: Exchange): string {
+  if (x.entry.effects === "ran") return "the first attempt ran the tool";
+  if (x.entry.effects === "possible") return "the first attempt may have run the tool";
+  return "the journal does not say whether the first attempt ran the tool";
+}
+
 function judge(nextOf: (x: Exchange) => Exchange | undefined, call: Exchange): Observation | undefined {
   // An input_required result asks for the retry; mrtr-* judge it.
   if (call.entry.verdict?.outcome === "INPUT_REQUIRED") return undefined;
@@ -75,14 +81,13 @@ function judge(nextOf: (x: Exchange) => Exchange | undefined, call: Exchange): O
     );
   }
   if (sameCall(call, next)) {
-    return observe(
-      "fail",
-      `${tool} was sent again with the same arguments ${showArgs(next)} ${
-        gapMs(call, next)
-      } ms ${after}: a blind replay of a tool that is not idempotent (it may run twice).`,
-      call.seq,
-      next.seq,
-    );
+    const resent = `${tool} was sent again with the same arguments ${showArgs(next)} ${gapMs(call, next)} ms ${after}`;
+    // What the server did decides: a resend is a risky replay only when the earlier attempt may have had effects.
+    // Entries journalled before `effects` existed lack it and are judged as before.
+    const judged = call.entry.effects === "none"
+      ? observe("pass", `${resent}: not a risky replay, since the tool never ran the first time (the server answered before its handler).`, call.seq, next.seq)
+      : observe("fail", `${resent}: a blind replay of a tool that is not idempotent (${ranNote(call)}, so it may run twice).`, call.seq, next.seq);
+    return withRetry(judged, retrySeen(call, next));
   }
   return observe("pass", `${tool} was resent with changed arguments ${after}: ${showArgs(call)} then ${showArgs(next)}.`, call.seq, next.seq);
 }

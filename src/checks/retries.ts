@@ -1,6 +1,6 @@
 import { retryAfter } from "../classify/index.ts";
-import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { type Exchange, gapMs, label, nextByKey, sameCallKey } from "./exchange.ts";
+import { type Check, type Observation, observe, type RetrySeen, summarize, withRetry } from "./check.ts";
+import { type Exchange, gapMs, label, nextByKey, retrySeen, sameCallKey } from "./exchange.ts";
 
 /** Statuses a client may retry after a wait (the classifier's transient set). */
 export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
@@ -68,6 +68,11 @@ function unmatched(a: Attempt, asked: string): Observation {
   return observe("info", `No retry observed after ${what(a)}${asked} (${SDK_NOTE}).`, a.failure.seq);
 }
 
+/** The observation, naming the attempt's retry (if any) and its origin. */
+function named(a: Attempt, o: Observation): Observation {
+  return withRetry(o, a.retry && retrySeen(a.failure, a.retry));
+}
+
 function judgeRetryAfter(a: Attempt & { wait: Wait }): Observation {
   const asked = ` that asked for ${a.wait.asked}`;
   if (!a.retry) return unmatched(a, asked);
@@ -99,25 +104,30 @@ function judgeChains(list: readonly Attempt[]): Observation[] {
     .filter((a) => !retried.has(a.failure))
     .map((first) => {
       const chain: Exchange[] = [first.failure];
-      for (let a: Attempt | undefined = first; a?.retry; a = byFailure.get(a.retry)) chain.push(a.retry);
+      const seen: RetrySeen[] = [];
+      for (let a: Attempt | undefined = first; a?.retry; a = byFailure.get(a.retry)) {
+        chain.push(a.retry);
+        seen.push(retrySeen(a.failure, a.retry));
+      }
       const retries = chain.length - 1;
       const seqs = chain.map((x) => x.seq);
       const statuses = [...new Set(chain.slice(0, -1).map((x) => x.status))].join("/");
+      const found = (o: Observation): Observation => ({ ...o, retries: seen });
       if (retries === 0) return observe("info", `No retry observed after ${what(first)} (${SDK_NOTE}).`, ...seqs);
       const last = chain[chain.length - 1] as Exchange;
       const ending = isTransientFailure(last) ? `the last attempt got ${last.status} too` : `the last attempt got ${last.status}`;
       if (retries > MAX_RETRIES) {
-        return observe(
+        return found(observe(
           "warning",
           `${label(first.failure)} was retried ${retries} times in a row after ${statuses} (a retry storm: at most ${MAX_RETRIES} expected); ${ending}.`,
           ...seqs,
-        );
+        ));
       }
-      return observe(
+      return found(observe(
         "pass",
         `${label(first.failure)} was retried ${retries} time${retries === 1 ? "" : "s"} after ${statuses} (at most ${MAX_RETRIES} expected); ${ending}.`,
         ...seqs,
-      );
+      ));
     });
 }
 
@@ -130,8 +140,8 @@ export function retryChecks(all: readonly Exchange[]): Check[] {
   const withWait = list.filter((a): a is Attempt & { wait: Wait } => a.wait !== undefined);
   const withoutWait = list.filter((a) => a.wait === undefined);
   return [
-    ...summarize("http-retry-after-honoured", withWait.map(judgeRetryAfter)),
-    ...summarize("http-retry-backoff", withoutWait.map(judgeBackoff)),
+    ...summarize("http-retry-after-honoured", withWait.map((a) => named(a, judgeRetryAfter(a)))),
+    ...summarize("http-retry-backoff", withoutWait.map((a) => named(a, judgeBackoff(a)))),
     ...summarize("http-retry-bounded", judgeChains(list)),
   ];
 }

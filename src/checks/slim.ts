@@ -3,6 +3,7 @@ import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
 import { jsonDepth, MAX_JSON_DEPTH } from "../json-limits.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
 import { hmacHex } from "./digest.ts";
+import { clientKey } from "./retry-origin.ts";
 
 /**
  * The slim projection of a journal entry that the checks read: taken once, when the entry is stored, so /checks
@@ -12,6 +13,8 @@ import { hmacHex } from "./digest.ts";
 export interface SlimEntry extends JournalEntry {
   /** Digest of the whole params less per-request _meta keys (invalid-params-fixed compares these). */
   paramsDigest?: string;
+  /** clientInfo written canonically (the projection drops clientInfo itself): retry origins compare it. */
+  client?: string;
 }
 
 /** Bodies up to this many characters are kept whole in the projection. */
@@ -93,7 +96,8 @@ const KEPT_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version", "last-ev
 
 /** The projection of an entry (before or after redaction: it keeps no secret-named field it did not have). */
 export function slimEntry(entry: JournalEntry, paramsDigest: string | undefined): SlimEntry {
-  const { clientInfo: _c, ...rest } = entry;
+  const { clientInfo, ...rest } = entry;
+  const client = clientKey(clientInfo);
   const headers = Object.fromEntries(KEPT_REQUEST_HEADERS.flatMap((h) => (entry.request.headers[h] !== undefined ? [[h, entry.request.headers[h]!]] : [])));
   const { sseEvents } = entry.response;
   return {
@@ -105,5 +109,6 @@ export function slimEntry(entry: JournalEntry, paramsDigest: string | undefined)
       ...(sseEvents ? { sseEvents: sseEvents.map((e) => ({ ...e, data: e.data.endsWith(TRUNCATION_MARKER) ? TRUNCATION_MARKER : slimText(e.data) })) } : {}),
     },
     ...(paramsDigest !== undefined ? { paramsDigest } : {}),
+    ...(client !== undefined ? { client } : {}),
   };
 }

@@ -1,5 +1,14 @@
 import { z } from "zod";
 import { VerdictSchema } from "../classify/index.ts";
+import { RetryOriginSchema } from "../checks/retry-origin.ts";
+
+/**
+ * Whether a tools/call's tool ran, from what the server did: "none" when a transport fault or a rejection answered
+ * before the handler, "ran" when the handler ran and returned, "possible" when it was cut mid-handler (or an
+ * injected tool error stands for a tool that reported its own failure). Entries written before it lack it.
+ */
+export const EffectsSchema = z.enum(["none", "possible", "ran"]);
+export type Effects = z.infer<typeof EffectsSchema>;
 
 /** A captured body: text up to the cap, with a visible marker when it was cut. */
 export const CapturedBodySchema = z.object({
@@ -53,6 +62,12 @@ export const JournalEntrySchema = z.object({
    * tell a resend with a changed password from a retry. Absent when the body was cut or is not a JSON-RPC request.
    */
   callDigest: z.string().optional(),
+  /** tools/call only: whether the tool ran (see EffectsSchema). */
+  effects: EffectsSchema.optional(),
+  /** The seq of the previous failed attempt at the same call (same method and callDigest), when there is one. */
+  retryOf: z.number().int().positive().optional(),
+  /** Where that retry came from, as the wire reads (src/checks/retry-origin.ts). */
+  retryOrigin: RetryOriginSchema.optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 export type NewJournalEntry = Omit<JournalEntry, "seq">;

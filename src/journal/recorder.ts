@@ -73,6 +73,7 @@ export function journalled(request: Request, handled: Handled, options: Recorder
           : {}),
         scenario: options.scenario,
         ...(verdict ? { verdict } : {}),
+        ...(handled.effects ? { effects: handled.effects() } : {}),
       });
     })().catch((error) => console.error("journal failed", error)),
   );

@@ -1,4 +1,6 @@
+import { clientKey, retryOrigin, type WireAttempt } from "../checks/retry-origin.ts";
 import { callDigests, type SlimEntry, slimEntry } from "../checks/slim.ts";
+import { OUTCOMES, type Outcome } from "../classify/index.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";
 import { type RedactOptions, redactHeaders, redactText } from "./redact.ts";
 
@@ -47,6 +49,12 @@ export function redactEntry(entry: NewJournalEntry, options: RedactOptions): New
   };
 }
 
+/** What the wire shows of an entry's sender: its MCP session and clientInfo. */
+function wireOf(entry: NewJournalEntry): WireAttempt {
+  const client = clientKey(entry.clientInfo);
+  return { ...(entry.mcpSessionId !== undefined ? { session: entry.mcpSessionId } : {}), ...(client !== undefined ? { client } : {}) };
+}
+
 /** The session's journal in its SQLite database. */
 export class JournalStore {
   private readonly sql: SqlStorage;
@@ -60,7 +68,11 @@ export class JournalStore {
     this.redact = redact;
     sql.exec(SCHEMA);
     // The projection the checks read; added to journals created before it existed.
-    if (!sql.exec<{ name: string }>("PRAGMA table_info(journal)").toArray().some((c) => c.name === "slim")) sql.exec("ALTER TABLE journal ADD COLUMN slim TEXT");
+    const columns = new Set(sql.exec<{ name: string }>("PRAGMA table_info(journal)").toArray().map((c) => c.name));
+    if (!columns.has("slim")) sql.exec("ALTER TABLE journal ADD COLUMN slim TEXT");
+    // The call each request made and what the wire showed of it, so a retry finds its previous attempt in one lookup.
+    if (!columns.has("call_key")) sql.exec("ALTER TABLE journal ADD COLUMN call_key TEXT; ALTER TABLE journal ADD COLUMN attempt TEXT");
+    sql.exec("CREATE INDEX IF NOT EXISTS journal_call ON journal (call_key, seq)");
     this.key = this.digestKey();
   }
 
@@ -81,18 +93,35 @@ export class JournalStore {
   append(entry: NewJournalEntry, now: number): JournalEntry {
     const { callDigest, paramsDigest } = callDigests(entry.request.body, this.key);
     const redacted = redactEntry(entry, this.redact);
+    const callKey = entry.rpc.kind === "request" && callDigest !== undefined ? `${entry.rpc.method}\u0000${callDigest}` : undefined;
+    const attempt: WireAttempt = { ...(entry.rpc.id !== undefined ? { id: entry.rpc.id } : {}), ...wireOf(entry) };
+    const retry = callKey !== undefined ? this.retryOf(callKey, attempt) : {};
     const seq = this.sql
       .exec<{ seq: number }>(
-        "INSERT INTO journal (time_ms, method, outcome, entry) VALUES (?, ?, ?, '') RETURNING seq",
+        "INSERT INTO journal (time_ms, method, outcome, entry, call_key, attempt) VALUES (?, ?, ?, '', ?, ?) RETURNING seq",
         Date.parse(entry.time),
         entry.rpc.method ?? null,
         entry.verdict?.outcome ?? null,
+        callKey ?? null,
+        callKey !== undefined ? JSON.stringify(attempt) : null,
       )
       .one().seq;
-    const stored: JournalEntry = { seq, ...redacted, ...(callDigest !== undefined ? { callDigest } : {}) };
+    const stored: JournalEntry = { seq, ...redacted, ...(callDigest !== undefined ? { callDigest } : {}), ...retry };
     this.sql.exec("UPDATE journal SET entry = ?, slim = ? WHERE seq = ?", JSON.stringify(stored), JSON.stringify(slimEntry(stored, paramsDigest)), seq);
     this.prune(now);
     return stored;
+  }
+
+  /**
+   * The previous attempt at the same call, when it failed (an input_required answer asks for its follow-up, which is
+   * no retry): one indexed lookup, so recording stays O(1) whatever the journal holds.
+   */
+  private retryOf(callKey: string, attempt: WireAttempt): Pick<JournalEntry, "retryOf" | "retryOrigin"> {
+    const previous = this.sql
+      .exec<{ seq: number; outcome: string | null; attempt: string }>("SELECT seq, outcome, attempt FROM journal WHERE call_key = ? ORDER BY seq DESC LIMIT 1", callKey)
+      .toArray()[0];
+    if (!previous || previous.outcome === null || previous.outcome === "INPUT_REQUIRED" || OUTCOMES[previous.outcome as Outcome]?.success !== false) return {};
+    return { retryOf: previous.seq, retryOrigin: retryOrigin(JSON.parse(previous.attempt) as WireAttempt, attempt) };
   }
 
   private prune(now: number): void {

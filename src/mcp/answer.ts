@@ -1,4 +1,5 @@
 import type { Answer } from "../faults/perform.ts";
+import type { Effects } from "../journal/entry.ts";
 import { InputRequired, resolveHandler, type DispatchContext } from "./dispatch.ts";
 import type { MessageFacts } from "./facts.ts";
 import { checkInputResponses, elicitRequest, legacyAsk, legacyElicit, ModernInputs, usableResponses, type CarriedClaims, type InputRequest } from "./inputs.ts";
@@ -13,20 +14,22 @@ const STATE_TTL_MS = 10 * 60_000;
 
 /**
  * Stage 3, the handler's side: the answer to a request that passed validation, worked out only when the fault
- * (or its absence) asks for it. `status` is the HTTP status the answer travels with once it is known.
+ * (or its absence) asks for it. `status` is the HTTP status the answer travels with once it is known; `effects`
+ * whether the handler ran: "none" until it starts, "possible" while it runs, "ran" once it returned or threw.
  */
 export function handlerAnswer(
   message: MessageFacts,
   tools: readonly ToolDefinition[],
   session: SessionRuntime,
   active: ActiveScenario,
-): { answer: Answer; status: () => number } {
+): { answer: Answer; status: () => number; effects: () => Effects } {
   const { era } = message.request;
   const method = message.incoming.message.method;
   const params = message.params;
   const id = message.requestId as RequestId;
   const tool = message.request.toolName ? tools.find((t) => t.name === message.request.toolName) : undefined;
   let status = 200;
+  let effects: Effects = "none";
 
   const answer: Answer = async (emit) => {
     const handler = resolveHandler(era, method, active.scenario.handlers?.(active.params));
@@ -48,7 +51,8 @@ export function handlerAnswer(
         checkInputResponses(params);
         asked.inputs = new ModernInputs(usableResponses(params, claims, Boolean(tool?.acceptsUnsignedInput)), claims, message.clientCapabilities);
       }
-      const result = await handler(params, dispatchContext(message, tools, session, active, emit, asked));
+      effects = "possible";
+      const result = await handler(params, dispatchContext(message, tools, session, active, emit, asked)).finally(() => (effects = "ran"));
       return resultMessage(id, shapeResult(era, method, result));
     } catch (error) {
       if (error instanceof InputRequired && stateKey) {
@@ -63,7 +67,7 @@ export function handlerAnswer(
       return errorMessage(id, ErrorCode.InternalError, `Internal error: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  return { answer, status: () => status };
+  return { answer, status: () => status, effects: () => effects };
 }
 
 /**

@@ -25,6 +25,7 @@ import { isTransportFault } from "../faults/schema.ts";
 import { perform, type PerformInput } from "../faults/perform.ts";
 import { handlerAnswer } from "./answer.ts";
 import { BASE_TOOLS } from "./base-tools.ts";
+import type { Effects } from "../journal/entry.ts";
 import type { Deadline } from "./deadline.ts";
 import type { Facts, Handled, MessageFacts } from "./facts.ts";
 import { ErrorCode, errorMessage, resultMessage, type RpcError } from "./jsonrpc.ts";
@@ -47,14 +48,21 @@ export async function handleMcp(request: Request, session: SessionRuntime, activ
 
   const tools = toolsFor(active);
   const read = await readPost(request, headers, session, tools);
-  if (read.response) return { response: read.response, facts: read.facts };
+  if (read.response) return { response: read.response, facts: read.facts, ...toolEffects(read.facts, () => "none") };
   if ("clientResponse" in read) return { response: deliverClientResponse(read.clientResponse.message, session), facts: read.facts };
 
   const { facts, rejection } = read;
   const decision = decideFault(facts.message, rejection !== undefined, session, active);
-  const response = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin });
-  return { response, facts, ...(decision ? { decision } : {}), deadline };
+  const { response, effects } = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin });
+  return { response, facts, ...(decision ? { decision } : {}), deadline, ...toolEffects(facts, effects) };
 }
+
+/** Only a tools/call request runs a tool, so only its entry says whether it ran. */
+function toolEffects(facts: Facts | undefined, effects: () => Effects): { effects?: () => Effects } {
+  return facts?.rpc.kind === "request" && facts.rpc.method === "tools/call" ? { effects } : {};
+}
+
+const NO_EFFECTS = (): Effects => "none";
 
 /**
  * Stage 2: counts the request (one write) and asks the scenario. A request that broke a protocol rule is still a POST
@@ -86,8 +94,16 @@ interface Context {
   origin: string;
 }
 
-/** Stage 3: performs the decision, producing the answer only when the fault needs it. */
-async function respond(facts: Facts & { message: MessageFacts }, rejection: RpcError | undefined, decision: Decision | undefined, context: Context): Promise<Response> {
+/**
+ * Stage 3: performs the decision, producing the answer only when the fault needs it; `effects` tells whether the
+ * handler ran. A transport fault, a rejection or an injected error answers before the handler: "none".
+ */
+async function respond(
+  facts: Facts & { message: MessageFacts },
+  rejection: RpcError | undefined,
+  decision: Decision | undefined,
+  context: Context,
+): Promise<{ response: Response; effects: () => Effects }> {
   const { message } = facts;
   const { era, method } = message.request;
   const fault = decision?.fault;
@@ -103,20 +119,24 @@ async function respond(facts: Facts & { message: MessageFacts }, rejection: RpcE
     ...(message.newMcpSessionId ? { headers: { "mcp-session-id": message.newMcpSessionId } } : {}),
   };
   // A notification gets 202 unless a transport fault answers for it; nothing else can shape an answer it has not got.
-  if (message.incoming.kind === "notification") return perform(fault && isTransportFault(fault) ? fault : undefined, input);
-  if (fault && isTransportFault(fault) && fault.kind !== "delay") return perform(fault, input);
+  const none = async (response: Promise<Response> | Response) => ({ response: await response, effects: NO_EFFECTS });
+  if (message.incoming.kind === "notification") return none(perform(fault && isTransportFault(fault) ? fault : undefined, input));
+  if (fault && isTransportFault(fault) && fault.kind !== "delay") return none(perform(fault, input));
 
   const id = message.requestId;
   if (rejection) {
-    return perform(fault, { ...input, answer: async () => errorMessage(id, rejection.code, rejection.message, rejection.data), status: () => rejection.httpStatus });
+    return none(perform(fault, { ...input, answer: async () => errorMessage(id, rejection.code, rejection.message, rejection.data), status: () => rejection.httpStatus }));
   }
   if (era === "modern" && method === "subscriptions/listen" && id !== undefined) {
-    if (!fault) return listenResponse(id, message.params, context.session, context.deadline);
-    return perform(fault, { ...input, stream: true, answer: async () => resultMessage(id, { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: id } }) });
+    if (!fault) return none(listenResponse(id, message.params, context.session, context.deadline));
+    return none(perform(fault, { ...input, stream: true, answer: async () => resultMessage(id, { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: id } }) }));
   }
   const tool = message.request.toolName ? context.tools.find((t) => t.name === message.request.toolName) : undefined;
   const stream = context.active.params.responseMode === "sse" || Boolean(tool?.streams) || (era === "legacy" && Boolean(tool?.asksForInput));
-  return perform(fault, { ...input, stream, ...handlerAnswer(message, context.tools, context.session, context.active) });
+  const handler = handlerAnswer(message, context.tools, context.session, context.active);
+  const response = await perform(fault, { ...input, stream, answer: handler.answer, status: handler.status });
+  // An injected tool error replaces the handler, but stands for a tool that ran and reported its own failure.
+  return { response, effects: fault?.kind === "tool_error" ? () => "possible" : handler.effects };
 }
 
 /** The base tools plus the scenario's, which replace base tools of the same name. */

@@ -124,16 +124,19 @@ test("a client that never retries a 503 gets info: no retry observed", async () 
 
 // ---- non-idempotent-not-replayed ----
 
-test("resending place_order unchanged after a 503 fails non-idempotent-not-replayed", async () => {
+test("resending place_order unchanged after a 503 passes non-idempotent-not-replayed: the 503 came before the tool ran", async () => {
   const session = await createSession(server, "errors.http_status_sequence", { statusCodes: [503, 200] });
   assert.equal((await order(session.mcpUrl, 1)).status, 503);
   await sleep(150);
-  assert.equal((await order(session.mcpUrl, 2)).status, 200);
+  const resent = await order(session.mcpUrl, 2);
+  assert.equal(resent.status, 200);
+  // The 503 never reached the tool: the resend places the first order, not a second one.
+  assert.match(await resent.text(), /Order #1 placed/);
   const checks = await checksAfter(session.id, 2);
   const replay = find(checks, "non-idempotent-not-replayed");
-  assert.equal(replay.status, "fail", replay.message);
+  assert.equal(replay.status, "pass", replay.message);
   assert.equal(replay.evidence.length, 2);
-  assert.match(replay.message, /^place_order was sent again with the same arguments \{"item":"widget","quantity":1\} \d+ ms after HTTP 503 to place_order/);
+  assert.match(replay.message, /^place_order was sent again with the same arguments \{"item":"widget","quantity":1\} \d+ ms after HTTP 503 to place_order: not a risky replay/);
 });
 
 test("resending place_order with changed arguments after a tool error passes non-idempotent-not-replayed", async () => {

@@ -33,6 +33,10 @@ export interface EntryInput {
   /** The journal's body cap for the request and the response (characters). */
   requestCap?: number;
   responseCap?: number;
+  /** tools/call: whether the server ran the tool (absent, as in entries journalled before the field existed). */
+  effects?: JournalEntry["effects"];
+  /** The clientInfo the journal knows for the sender. */
+  clientInfo?: Json;
 }
 
 /** A journal entry as the recorder would write it, verdict included (from the real classifier). */
@@ -93,8 +97,10 @@ export function entry(input: EntryInput): JournalEntry {
     era: legacy ? "legacy" : "modern",
     protocolVersion: legacy ? "2025-11-25" : MODERN,
     ...(sessionId !== undefined ? { mcpSessionId: sessionId } : {}),
+    ...(input.clientInfo ? { clientInfo: input.clientInfo } : {}),
     scenario: "test",
     verdict,
+    ...(input.effects ? { effects: input.effects } : {}),
   };
 }
 

@@ -189,7 +189,7 @@ test("http-retry-bounded is info when nothing was retried", () => {
 test("non-idempotent-not-replayed fails when place_order is resent unchanged after an HTTP failure", () => {
   expectCheck([call(1, 0, "place_order", ORDER, unavailable()), call(2, 500, "place_order", ORDER)], "non-idempotent-not-replayed", "fail", {
     message:
-      'place_order was sent again with the same arguments {"item":"widget","quantity":2} 495 ms after HTTP 503 to place_order: a blind replay of a tool that is not idempotent (it may run twice).',
+      'place_order was sent again with the same arguments {"item":"widget","quantity":2} 495 ms after HTTP 503 to place_order: a blind replay of a tool that is not idempotent (the journal does not say whether the first attempt ran the tool, so it may run twice).',
     evidence: [1, 2],
   });
 });

@@ -9,6 +9,8 @@ interface Gap {
   label: string;
   tooSoon: boolean;
   followUp: boolean;
+  /** The journal's reading of where the retry came from. */
+  origin?: string;
 }
 interface Layout {
   width: number;
@@ -96,4 +98,24 @@ test("on a narrow screen each lane's label sits above it and the marks start nea
     assert.ok(lane.labelY < lane.y - 10 && lane.labelY > lane.top, `${lane.key}: label between the lane's top and its marks`);
   }
   assert.ok(above.width <= 340, "nothing is pushed past the width");
+});
+
+test("a retry gap names a same-id retry as a possible transport resend and a new-id retry as a possible application request", () => {
+  const layout = layoutTimeline([
+    entry(1, 0, "HTTP_ERROR"),
+    entry(2, 300, "HTTP_ERROR", { retryOf: 1, retryOrigin: "transport" }),
+    entry(3, 900, "TOOL_SUCCESS", { retryOf: 2, retryOrigin: "application" }),
+  ]);
+  assert.deepEqual(layout.gaps.map((g) => [g.from, g.to]), [[1, 2], [2, 3]]);
+  assert.match(layout.gaps[0]?.origin ?? "", /^same JSON-RPC id: .*transport\?$/);
+  assert.match(layout.gaps[1]?.origin ?? "", /^new JSON-RPC id: .*application\?$/);
+});
+
+test("a gap has no origin note when the journal linked the retry to another attempt, or to none (older entries)", () => {
+  const layout = layoutTimeline([
+    entry(1, 0, "HTTP_ERROR"),
+    entry(2, 300, "HTTP_ERROR", { retryOf: 7, retryOrigin: "transport" }),
+    entry(3, 900, "TOOL_SUCCESS"),
+  ]);
+  assert.deepEqual(layout.gaps.map((g) => g.origin), [undefined, undefined]);
 });

@@ -37,6 +37,18 @@ export function failed(entry) {
   return Number(entry.response?.status) >= 400;
 }
 
+/** Where a retry came from, as the journal reads the wire (entry.retryOrigin); a reading, not a fact about the client. */
+const ORIGIN_NOTES = {
+  transport: "same JSON-RPC id: the same message resent by a transport?",
+  application: "new JSON-RPC id: a new request from the application?",
+  unknown: "another session or clientInfo: the wire does not tell who resent it",
+};
+
+/** The origin note of a retry gap, when the journal linked this entry to the failed one before it. */
+export function originNote(entry, prior) {
+  return entry.retryOf === prior.seq ? ORIGIN_NOTES[entry.retryOrigin] : undefined;
+}
+
 /** "+312 ms", "+2.5 s": a wait, as labelled on the timeline. */
 export function gapLabel(ms) {
   if (ms < 1000) return `+${Math.round(ms)} ms`;
@@ -137,7 +149,8 @@ export function layoutTimeline(entries, { width = 900, labelWidth = 150, labelsA
     const last = lastLabel.get(key);
     const level = last && mid - last.x < LABEL_SPACE ? 1 - last.level : 0;
     lastLabel.set(key, { x: mid, level });
-    gaps.push({ key, from: prior.entry.seq, to: entry.seq, x1, x2, y: marks[i].y, ms, label: gapLabel(ms), tooSoon, followUp, advisedMs, after: outcome ?? `HTTP ${prior.entry.response?.status}`, level });
+    const origin = originNote(entry, prior.entry);
+    gaps.push({ key, from: prior.entry.seq, to: entry.seq, x1, x2, y: marks[i].y, ms, label: gapLabel(ms), tooSoon, followUp, advisedMs, after: outcome ?? `HTTP ${prior.entry.response?.status}`, level, ...(origin ? { origin } : {}) });
   });
 
   const ticks = [];

@@ -13,7 +13,8 @@ function markTitle(mark) {
 function gapTitle(gap) {
   if (gap.followUp) return `Follow-up #${gap.to} ${gap.label.slice(1)} after input was required (#${gap.from})`;
   const asked = gap.advisedMs !== undefined ? `; the server asked to wait ${duration(gap.advisedMs)}` : "";
-  return `Retry #${gap.to} came ${gap.label.slice(1)} after #${gap.from} failed (${gap.after})${asked}${gap.tooSoon ? ": too soon" : ""}`;
+  const origin = gap.origin ? `. ${gap.origin}` : "";
+  return `Retry #${gap.to} came ${gap.label.slice(1)} after #${gap.from} failed (${gap.after})${asked}${gap.tooSoon ? ": too soon" : ""}${origin}`;
 }
 
 /**
