@@ -11,7 +11,8 @@ export const MAX_RETRIES = 3;
 /** Slack for clock granularity and for clients that start waiting when the headers arrive, not the body's end. */
 export const RETRY_AFTER_TOLERANCE_MS = 50;
 
-const SDK_NOTE = "SDK clients never retry on their own; retrying is up to the application";
+/** What the journal can say, and no more: some clients retry by themselves, others leave it to the application. */
+const NO_RETRY_NOTE = "the journal shows no later request for the same call";
 
 interface Wait {
   afterMs: number;
@@ -65,7 +66,7 @@ function unmatched(a: Attempt, asked: string): Observation {
       a.failure.seq,
     );
   }
-  return observe("info", `No retry observed after ${what(a)}${asked} (${SDK_NOTE}).`, a.failure.seq);
+  return observe("info", `No retry observed after ${what(a)}${asked} (${NO_RETRY_NOTE}).`, a.failure.seq);
 }
 
 /** The observation, naming the attempt's retry (if any) and its origin. */
@@ -113,7 +114,7 @@ function judgeChains(list: readonly Attempt[]): Observation[] {
       const seqs = chain.map((x) => x.seq);
       const statuses = [...new Set(chain.slice(0, -1).map((x) => x.status))].join("/");
       const found = (o: Observation): Observation => ({ ...o, retries: seen });
-      if (retries === 0) return observe("info", `No retry observed after ${what(first)} (${SDK_NOTE}).`, ...seqs);
+      if (retries === 0) return observe("info", `No retry observed after ${what(first)} (${NO_RETRY_NOTE}).`, ...seqs);
       const last = chain[chain.length - 1] as Exchange;
       const ending = isTransientFailure(last) ? `the last attempt got ${last.status} too` : `the last attempt got ${last.status}`;
       if (retries > MAX_RETRIES) {

@@ -111,7 +111,7 @@ test("http-retry-after-honoured honours retry-after-ms", () => {
 
 test("http-retry-after-honoured is info when the client never retried", () => {
   expectCheck([call(1, 0, "echo", ECHO, unavailable("1"))], "http-retry-after-honoured", "info", {
-    message: /No retry observed after a 503 to tools\/call echo .*SDK clients never retry on their own/,
+    message: /No retry observed after a 503 to tools\/call echo .*the journal shows no later request for the same call/,
     evidence: [1],
   });
 });
