@@ -1,9 +1,8 @@
-import { isRecord } from "../classify/index.ts";
 import { OUTCOMES } from "../classify/index.ts";
-import { BASE_TOOLS } from "../mcp/base-tools.ts";
 import type { ToolAnnotations } from "../mcp/tool.ts";
+import { toolAnnotations } from "./annotations.ts";
 import { type Check, type Observation, observe, summarize, withRetry } from "./check.ts";
-import { errorCode, type Exchange, gapMs, nextByKey, resultOf, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
+import { errorCode, type Exchange, gapMs, nextByKey, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
 
 /** Explicitly not safe to repeat: not read-only, not idempotent, and marked non-idempotent or destructive. */
 function nonIdempotent(a: ToolAnnotations | undefined): boolean {
@@ -13,18 +12,7 @@ function nonIdempotent(a: ToolAnnotations | undefined): boolean {
 
 /** Tools the client was told are not idempotent: Faultline's own, overridden by any tools/list answer in the journal. */
 function nonIdempotentTools(all: readonly Exchange[]): Set<string> {
-  const annotations = new Map<string, ToolAnnotations | undefined>(BASE_TOOLS.map((t) => [t.name, t.annotations]));
-  for (const x of all) {
-    if (x.method !== "tools/list") continue;
-    const tools = resultOf(x)?.tools;
-    if (!Array.isArray(tools)) continue;
-    for (const tool of tools) {
-      if (isRecord(tool) && typeof tool.name === "string") {
-        annotations.set(tool.name, isRecord(tool.annotations) ? (tool.annotations as ToolAnnotations) : undefined);
-      }
-    }
-  }
-  return new Set([...annotations].filter(([, a]) => nonIdempotent(a)).map(([name]) => name));
+  return new Set([...toolAnnotations(all)].filter(([, a]) => nonIdempotent(a)).map(([name]) => name));
 }
 
 /** How the call failed, or undefined when it succeeded. */
