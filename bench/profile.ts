@@ -112,7 +112,7 @@ export function topFunctions(profile: Profile, top: number): Hotspots {
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = byId.get(at)!.callFrame;
-      if (!frame.url.endsWith("index.js")) continue;
+      if (!frame.url.endsWith("worker.js")) continue;
       const name = frameName(frame);
       if (!seen.has(name)) total.set(name, (total.get(name) ?? 0) + 1), seen.add(name);
     }

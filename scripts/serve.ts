@@ -4,9 +4,9 @@
  * FAULTLINE_PUBLIC_URL, and any of wrangler.toml's [vars] by name. See docs/serving.md.
  */
 import { spawn } from "node:child_process";
-import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { baseUrl, loadProject, readyLine } from "./settings.ts";
@@ -39,8 +39,12 @@ async function build(): Promise<string[]> {
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   if (code !== 0) fail(`building the bundle failed (wrangler deploy --dry-run exited with ${code}):\n${log}`);
   const files = (await readdir(OUT_DIR)).filter((f) => !f.endsWith(".map") && f !== "README.md");
-  // wrangler names the entry module after main (src/index.ts → index.js); workerd takes the first module as the entry.
-  return ["index.js", ...files.filter((f) => f !== "index.js")];
+  // wrangler names the entry module after wrangler.toml's main (src/worker.ts → worker.js); workerd takes the first
+  // module as the entry.
+  const main = /^main\s*=\s*"([^"]+)"/m.exec(await readFile(join(ROOT, "wrangler.toml"), "utf8"))?.[1];
+  const entry = `${basename(main ?? "index.ts").replace(/\.[cm]?[jt]sx?$/, "")}.js`;
+  if (!files.includes(entry)) fail(`the bundle has no ${entry} (wrangler.toml main = ${main ?? "unset"}); it has ${files.join(", ")}`);
+  return [entry, ...files.filter((f) => f !== entry)];
 }
 
 async function main() {
