@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { ApiError, parseJsonBody, payloadTooLarge } from "../src/api-error.ts";
 import { classify, exchangeFromRawHttp, looksLikeHar, parseClassifyInput, type InputError } from "../src/classify/index.ts";
-import { jsonDepth, MAX_JSON_DEPTH, SIZE_LIMITS } from "../src/json-limits.ts";
+import { SIZE_LIMITS } from "../src/json-limits.ts";
 import { readCapped } from "../src/read-body.ts";
 
 /** The largest body accepted, in bytes, except a HAR document (SIZE_LIMITS.har). */
@@ -27,9 +27,6 @@ classifyRoutes.post("/", async (c) => {
   // Read up to the HAR limit; past MAX_BODY_BYTES only a HAR document is accepted.
   const text = await readCapped(c.req.raw, isJson ? SIZE_LIMITS.har : MAX_BODY_BYTES);
   if (text === undefined) throw payloadTooLarge(isJson ? SIZE_LIMITS.har : MAX_BODY_BYTES);
-  if (isJson && jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-    throw new ApiError(400, "too_deep", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels (the nesting limit)`);
-  }
   const now = Date.now();
 
   if (isHttp) {

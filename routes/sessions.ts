@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
-import { jsonDepth, MAX_JSON_DEPTH, SIZE_LIMITS } from "../src/json-limits.ts";
+import { SIZE_LIMITS } from "../src/json-limits.ts";
 import { assertKnownSession } from "../src/access/known-session.tsx";
 import { maxSessions } from "../src/access/session-cap.ts";
 import { randomHex } from "../src/random-id.ts";
@@ -38,9 +38,6 @@ async function readJson(request: Request): Promise<unknown> {
   }
   const text = await readCapped(request, SIZE_LIMITS.sessionParams);
   if (text === undefined) throw payloadTooLarge(SIZE_LIMITS.sessionParams);
-  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-    throw new ApiError(400, "too_deep", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels (the nesting limit)`);
-  }
   return parseJsonBody(text);
 }
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { issuesFromZod, parseJsonText } from "./classify/index.ts";
+import { jsonDepth, MAX_JSON_DEPTH } from "./json-limits.ts";
 
 // One formatter of zod issues for every API answer: the classifier's, which /classify and the CLI use too.
 export { issuesFromZod };
@@ -50,8 +51,12 @@ export function invalidRequest(issues: Issue[]): ApiError {
   return new ApiError(400, "invalid_request", summary, issues);
 }
 
-/** Parses a request body as JSON, or throws the 400 `invalid_json` whose message gives the line and column. */
+/** Parses a request body as JSON, or throws a 400: `too_deep` past the nesting limit, `invalid_json` (with line and column) otherwise. */
 export function parseJsonBody(text: string): unknown {
+  // The nesting limit is checked over the text, before anything parses or walks the value.
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new ApiError(400, "too_deep", `The JSON nests deeper than ${MAX_JSON_DEPTH} levels (the nesting limit)`);
+  }
   const parsed = parseJsonText(text);
   if (!parsed.ok) throw new ApiError(400, "invalid_json", parsed.error.message, parsed.error.issues);
   return parsed.value;

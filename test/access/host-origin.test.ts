@@ -1,18 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { app, request } from "../helpers/app.ts";
+import { app, jsonBody, request } from "../helpers/app.ts";
 
 // The Host and Origin guard and the JSON-only rule, answered in process: each refusal happens before any route runs,
 // so no Durable Object is needed (the test env throws if one is touched).
 
-type Json = Record<string, any>;
 
-async function refused(res: Response, status: number): Promise<Json> {
-  const text = await res.text();
-  assert.equal(res.status, status, text);
-  assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-  return JSON.parse(text) as Json;
-}
+const refused = jsonBody;
 
 const FOREIGN = "http://evil.example:8787";
 

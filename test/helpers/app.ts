@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { registerHooks } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -59,3 +60,11 @@ export function postJson(path: string, body: unknown, headers: Record<string, st
 }
 
 export { app };
+
+/** The JSON body of an answer, after asserting its status (the body is shown when it differs) and its content type. */
+export async function jsonBody(res: Response, status: number): Promise<Record<string, any>> {
+  const text = await res.text();
+  assert.equal(res.status, status, text);
+  assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
+  return JSON.parse(text) as Record<string, any>;
+}

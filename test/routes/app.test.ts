@@ -1,17 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { request } from "../helpers/app.ts";
+import { jsonBody, request } from "../helpers/app.ts";
 
 // The routes that need no Durable Object, answered by the app in process (test/helpers/app.ts).
 
 type Json = Record<string, any>;
 
-async function json(res: Response, status: number): Promise<Json> {
-  const text = await res.text();
-  assert.equal(res.status, status, text);
-  assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-  return JSON.parse(text) as Json;
-}
+const json = jsonBody;
 
 test("GET /health answers {ok: true}", async () => {
   assert.deepEqual(await json(await request("/health"), 200), { ok: true });
