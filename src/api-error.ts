@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { issuesFromZod, parseJsonText } from "./classify/index.ts";
-import { jsonDepth, MAX_JSON_DEPTH } from "./json-limits.ts";
+import { jsonDepth, MAX_JSON_DEPTH, showBytes } from "./json-limits.ts";
 
 // One formatter of zod issues for every API answer: the classifier's, which /classify and the CLI use too.
 export { issuesFromZod };
@@ -64,8 +64,7 @@ export function parseJsonBody(text: string): unknown {
 
 /** The 413 for a body over `limit` bytes, on every route that reads one. */
 export function payloadTooLarge(limit: number): ApiError {
-  const unit = limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`;
-  return new ApiError(413, "payload_too_large", `The request body is larger than ${limit} bytes (${unit})`);
+  return new ApiError(413, "payload_too_large", `The request body is larger than ${limit} bytes (${showBytes(limit)})`);
 }
 
 /** The 404 for a session id that names no session. */
