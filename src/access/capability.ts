@@ -3,6 +3,7 @@
  * before any Durable Object or the index is touched.
  */
 
+import { REDACTED } from "../journal/redact.ts";
 import { DEFAULT_SESSION_ID } from "../session/record.ts";
 import { decodedSegment } from "./paths.ts";
 import { refusal } from "./refusal.ts";
@@ -26,6 +27,15 @@ export function parseMcpPath(path: string): McpTarget | undefined {
   const text = decodedSegment(segment);
   const dot = text.indexOf(".");
   return dot < 0 ? { id: text, secret: undefined } : { id: text.slice(0, dot), secret: text.slice(dot + 1) };
+}
+
+/**
+ * An MCP path as the journal keeps it: the secret replaced by the redaction marker, so a journal, its exports and
+ * whoever reads them do not hold a working URL. Other paths are returned as they are.
+ */
+export function redactCapability(path: string): string {
+  const target = parseMcpPath(path);
+  return target?.secret === undefined ? path : `/s/${encodeURIComponent(target.id)}.${REDACTED}/mcp`;
 }
 
 const NOT_FOUND =

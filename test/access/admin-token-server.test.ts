@@ -155,3 +155,15 @@ test("the path-suffixed Protected Resource Metadata answers for a capability URL
   assert.equal(res.status, 200);
   assert.equal(((await res.json()) as { resource: string }).resource, mcpUrl);
 });
+
+test("a session's journal and its HAR export do not hold its capability URL's secret", async () => {
+  const { id, mcpUrl } = await create();
+  const secret = mcpUrl.match(CAPABILITY)![2]!;
+  await echoWith(mcpUrl, "journalled");
+  const journal = await (await fetch(`${server.url}/api/sessions/${id}/journal`, { headers: bearer(ADMIN) })).text();
+  assert.ok(journal.includes(`/s/${id}.[redacted]/mcp`), journal.slice(0, 500));
+  assert.ok(!journal.includes(secret), "the journal holds no secret");
+  const har = await (await fetch(`${server.url}/api/sessions/${id}/journal?format=har`, { headers: bearer(ADMIN) })).text();
+  assert.ok(har.includes(".[redacted]/mcp"));
+  assert.ok(!har.includes(secret), "the HAR export holds no secret");
+});

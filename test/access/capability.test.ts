@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app, jsonBody } from "../helpers/app.ts";
 import { capabilitySecret, mcpUrl } from "../../src/access/capability-url.ts";
-import { parseMcpPath } from "../../src/access/capability.ts";
+import { parseMcpPath, redactCapability } from "../../src/access/capability.ts";
 
 // Capability URLs, in process: every refusal happens before a Durable Object or the index is touched (the helper's
 // bindings throw when touched, so a refusal that looked anything up would be a 500 here). capability-server.test.ts
@@ -80,4 +80,11 @@ test("a refused capability URL still carries the CORS headers for an allowed ori
   const res = await app.request("http://127.0.0.1/s/abc/mcp", { method: "POST", headers: { origin: "http://localhost:5173", "content-type": "application/json" }, body: "{}" }, { ...bindings, ...env });
   assert.equal(res.status, 404);
   assert.equal(res.headers.get("access-control-allow-origin"), "http://localhost:5173");
+});
+
+test("the journal's copy of an MCP path has the secret replaced by the redaction marker; other paths are kept", () => {
+  assert.equal(redactCapability("/s/abc.Zx_-9Zx_-9Zx_-9Zx_-9Zx/mcp"), "/s/abc.[redacted]/mcp");
+  assert.equal(redactCapability("/s/abc/mcp"), "/s/abc/mcp");
+  assert.equal(redactCapability("/mcp"), "/mcp");
+  assert.equal(redactCapability("/api/sessions/abc"), "/api/sessions/abc");
 });
