@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { npmRun, type NpmServer } from "../helpers/npm-start.ts";
+import { npmRun, npmStart, type NpmServer } from "../helpers/npm-start.ts";
 
 // `npm run serve` with FAULTLINE_ADMIN_TOKEN: the start-up line is where the default session's capability URL is
 // found; and without the token it will not listen beyond loopback.
@@ -60,4 +60,18 @@ test("npm run serve refuses HOST=0.0.0.0 without FAULTLINE_ADMIN_TOKEN: a non-ze
   assert.equal(lines.length, 1, stderr);
   assert.match(lines[0]!, /FAULTLINE_ADMIN_TOKEN/);
   assert.match(lines[0]!, /0\.0\.0\.0/);
+});
+
+test("npm start hands FAULTLINE_ADMIN_TOKEN from its environment to wrangler dev and prints the default session's capability URL", async () => {
+  const dev = await npmStart(undefined, { FAULTLINE_ADMIN_TOKEN: ADMIN });
+  try {
+    const [line] = await dev.linesWith("Faultline (npm start");
+    const url = line?.match(/MCP endpoint: (\S+)$/)?.[1] ?? "";
+    assert.match(url, new RegExp(`^${dev.url}/s/default\\.[A-Za-z0-9_-]{22}/mcp$`), dev.log());
+    assert.equal((await fetch(`${dev.url}/api/sessions`)).status, 401);
+    assert.equal((await fetch(`${dev.url}/api/sessions`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 200);
+    assert.ok(!dev.log().includes(ADMIN), "the token is not printed");
+  } finally {
+    await dev.close();
+  }
 });
