@@ -6,7 +6,7 @@ import { HomePage } from "../src/dashboard/home-page.tsx";
 import { NotFoundPage } from "../src/dashboard/layout.tsx";
 import { securityHeaders } from "../src/dashboard/security.ts";
 import { SessionPage } from "../src/dashboard/session-page.tsx";
-import { mcpUrl } from "../src/session/record.ts";
+import { mcpUrl } from "../src/access/capability-url.ts";
 import { indexStub, sessionStub } from "../src/session/stubs.ts";
 import { publicOrigin } from "../src/public-origin.ts";
 
@@ -15,7 +15,7 @@ import { publicOrigin } from "../src/public-origin.ts";
 export const dashboardRoutes = new Hono<{ Bindings: Env }>()
   .get("/", securityHeaders, async (c) => {
     const origin = publicOrigin(c.req.raw, c.env);
-    const sessions = (await indexStub(c.env).list(500)).map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) }));
+    const sessions = await Promise.all((await indexStub(c.env).list(500)).map(async (s) => ({ ...s, mcpUrl: await mcpUrl(c.env, origin, s.id) })));
     return c.html(<HomePage scenarios={catalogue()} sessions={sessions} />);
   })
   .get("/sessions/:id", securityHeaders, async (c) => {
@@ -25,7 +25,7 @@ export const dashboardRoutes = new Hono<{ Bindings: Env }>()
     if (!view) return c.html(<NotFoundPage what={`There is no session '${id}'. It may have been deleted.`} />, 404);
     const origin = publicOrigin(c.req.raw, c.env);
     const hasEntries = ((await stub.journalPage({ limit: 1, order: "desc" }))?.entries.length ?? 0) > 0;
-    return c.html(<SessionPage session={view} mcpUrl={mcpUrl(origin, id)} origin={origin} scenarios={catalogue()} hasEntries={hasEntries} />);
+    return c.html(<SessionPage session={view} mcpUrl={await mcpUrl(c.env, origin, id)} origin={origin} scenarios={catalogue()} hasEntries={hasEntries} />);
   })
   .get("/classify", securityHeaders, (c) => c.html(<ClassifyPage origin={publicOrigin(c.req.raw, c.env)} />))
   .get("/assets/:name", securityHeaders, (c) => {

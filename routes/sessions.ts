@@ -6,7 +6,8 @@ import { assertKnownSession } from "../src/access/known-session.tsx";
 import { maxSessions } from "../src/access/session-cap.ts";
 import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
-import { mcpUrl, type SessionView } from "../src/session/record.ts";
+import { type SessionView } from "../src/session/record.ts";
+import { mcpUrl } from "../src/access/capability-url.ts";
 import { createSession, indexStub, sessionStub } from "../src/session/stubs.ts";
 import { closest } from "../src/suggest.ts";
 import { publicOrigin } from "../src/public-origin.ts";
@@ -14,9 +15,9 @@ import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
-function shown(request: Request, env: Env, id: string, view: SessionView | undefined) {
+async function shown(request: Request, env: Env, id: string, view: SessionView | undefined) {
   if (!view) throw sessionNotFound(id);
-  return { ...view, mcpUrl: mcpUrl(publicOrigin(request, env), id) };
+  return { ...view, mcpUrl: await mcpUrl(env, publicOrigin(request, env), id) };
 }
 
 const CreateSessionSchema = z.strictObject({
@@ -116,7 +117,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     }
     const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString() });
     if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
-    return c.json({ ...record, mcpUrl: mcpUrl(publicOrigin(c.req.raw, c.env), id) }, 201);
+    return c.json({ ...record, mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id) }, 201);
   })
   .get("/", async (c) => {
     const parsed = ListQuerySchema.safeParse(c.req.query());
@@ -126,12 +127,13 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const { entries, more } = await indexStub(c.env).page(limit, cursor);
     const last = entries.at(-1);
     const nextCursor = more && last ? encodeCursor(last) : undefined;
-    return c.json({ sessions: entries.map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) })), ...(nextCursor ? { nextCursor } : {}) });
+    const sessions = await Promise.all(entries.map(async (s) => ({ ...s, mcpUrl: await mcpUrl(c.env, origin, s.id) })));
+    return c.json({ sessions, ...(nextCursor ? { nextCursor } : {}) });
   })
   .get("/:id", async (c) => {
     const id = c.req.param("id");
     const view = await sessionStub(c.env, id).view();
-    return c.json(shown(c.req.raw, c.env, id, view));
+    return c.json(await shown(c.req.raw, c.env, id, view));
   })
   .put("/:id/scenario", async (c) => {
     const id = c.req.param("id");
@@ -139,14 +141,14 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     await assertKnownSession(c.env, id);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
-    const answer = shown(c.req.raw, c.env, id, view);
+    const answer = await shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
     return c.json(answer);
   })
   .post("/:id/reset", async (c) => {
     const id = c.req.param("id");
     const view = await sessionStub(c.env, id).reset();
-    return c.json(shown(c.req.raw, c.env, id, view));
+    return c.json(await shown(c.req.raw, c.env, id, view));
   })
   .delete("/:id", async (c) => {
     const id = c.req.param("id");

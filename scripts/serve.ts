@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { baseUrl, loadProject, readyLine } from "./settings.ts";
+import { baseUrl, loadProject, readyLine, refusedHost } from "./settings.ts";
 import { workerdConfig } from "./workerd-config.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -54,7 +54,9 @@ async function main() {
   } catch (error) {
     fail((error as Error).message);
   }
-  const { wrangler, vars, settings } = project;
+  const { wrangler, vars, settings, secrets } = project;
+  const refused = refusedHost(settings.host, secrets);
+  if (refused) fail(refused);
   const modules = await build();
   const durableObjectDir = join(settings.stateDir, "v3", "do");
   await mkdir(durableObjectDir, { recursive: true });
@@ -65,21 +67,23 @@ async function main() {
       modules,
       compatibilityDate: wrangler.compatibility_date ?? fail("wrangler.toml has no compatibility_date"),
       compatibilityFlags: wrangler.compatibility_flags,
-      vars,
+      vars: { ...vars, ...secrets },
       durableObjects: wrangler.durable_objects.bindings.map((b: { name: string; class_name: string }) => ({ binding: b.name, className: b.class_name })),
       workerName: wrangler.name ?? fail("wrangler.toml has no name"),
       durableObjectDir,
       address: `${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${settings.port}`,
     }),
+    // The config holds the secrets as text bindings: readable by this user only.
+    { mode: 0o600 },
   );
 
   const workerd = (require("workerd") as { default: string }).default;
   // fd 3 is workerd's control channel: one JSON line per socket once it listens, with the port actually bound.
   const child = spawn(workerd, ["serve", configPath, "config", "--control-fd=3"], { cwd: OUT_DIR, stdio: ["ignore", "inherit", "inherit", "pipe"] });
-  createInterface({ input: child.stdio[3] as NodeJS.ReadableStream }).on("line", (line) => {
+  createInterface({ input: child.stdio[3] as NodeJS.ReadableStream }).on("line", async (line) => {
     const message = JSON.parse(line) as { event?: string; socket?: string; port?: number };
     if (message.event === "listen" && message.socket === "http" && message.port !== undefined) {
-      console.log(readyLine(`npm run serve, state in ${settings.stateDir}`, baseUrl(settings, message.port)));
+      console.log(await readyLine(`npm run serve, state in ${settings.stateDir}`, baseUrl(settings, message.port), secrets));
     }
   });
 

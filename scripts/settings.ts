@@ -1,6 +1,10 @@
 /** The environment `npm start` and `npm run serve` read, and the one line both print once the server answers. */
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parseEnv } from "node:util";
 import { unstable_readConfig } from "wrangler";
+import { isLoopback } from "../src/access/allowlist.ts";
+import { mcpPath } from "../src/access/capability-url.ts";
 
 export interface Settings {
   host: string;
@@ -42,9 +46,39 @@ export function baseUrl(settings: Pick<Settings, "host" | "publicUrl">, port: nu
   return `http://${host}:${port}`;
 }
 
-/** The start-up line: where the dashboard and the default session's MCP endpoint are. */
-export function readyLine(what: string, base: string): string {
-  return `Faultline (${what}) is ready. Dashboard: ${base}/  MCP endpoint: ${base}/mcp`;
+/**
+ * The start-up line: where the dashboard and the default session's MCP endpoint are. With FAULTLINE_ADMIN_TOKEN set
+ * that endpoint is the default session's capability URL (plain /mcp is then refused), so this line is where it is found.
+ */
+export async function readyLine(what: string, base: string, secrets: Secrets = {}): Promise<string> {
+  const mcp = secrets.FAULTLINE_ADMIN_TOKEN ? await mcpPath(secrets, "default") : "/mcp";
+  return `Faultline (${what}) is ready. Dashboard: ${base}/  MCP endpoint: ${base}${mcp}`;
+}
+
+/** The secrets the Worker reads besides wrangler.toml's [vars] (wrangler secrets when deployed). */
+export const SECRET_NAMES = ["FAULTLINE_ADMIN_TOKEN", "FAULTLINE_VIEWER_TOKEN", "FAULTLINE_URL_KEY"] as const;
+export type Secrets = Partial<Record<(typeof SECRET_NAMES)[number], string>>;
+
+/** Each secret from the environment, else from `.dev.vars` (the file wrangler dev reads); unset ones are left out. */
+export function readSecrets(root: string, env: NodeJS.ProcessEnv): Secrets {
+  const file = join(root, ".dev.vars");
+  const devVars = existsSync(file) ? parseEnv(readFileSync(file, "utf8")) : {};
+  const secrets: Secrets = {};
+  for (const name of SECRET_NAMES) {
+    const value = env[name] || devVars[name];
+    if (value) secrets[name] = value;
+  }
+  return secrets;
+}
+
+/**
+ * Why the server must not start, or undefined: an address beyond loopback without FAULTLINE_ADMIN_TOKEN would give
+ * everyone who reaches it the API (every session, every journal), the dashboard and every MCP endpoint.
+ */
+export function refusedHost(host: string, secrets: Secrets): string | undefined {
+  const name = host.replace(/^\[(.*)\]$/, "$1");
+  if (secrets.FAULTLINE_ADMIN_TOKEN || isLoopback(name) || /^127\.\d+\.\d+\.\d+$/.test(name)) return undefined;
+  return `HOST=${host} listens beyond loopback: set FAULTLINE_ADMIN_TOKEN (see docs/security.md), or use HOST=127.0.0.1`;
 }
 
 /**
@@ -56,5 +90,5 @@ export function loadProject(root: string, env: NodeJS.ProcessEnv) {
   const vars = Object.fromEntries(Object.entries(wrangler.vars).map(([name, value]) => [name, env[name] ?? String(value)]));
   const settings = readSettings({ ...env, FAULTLINE_PUBLIC_URL: vars.FAULTLINE_PUBLIC_URL }, root);
   vars.FAULTLINE_PUBLIC_URL = settings.publicUrl ?? "";
-  return { wrangler, vars, settings };
+  return { wrangler, vars, settings, secrets: readSecrets(root, env) };
 }

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { baseUrl, loadProject, readyLine } from "./settings.ts";
+import { baseUrl, loadProject, readyLine, refusedHost } from "./settings.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -19,9 +19,15 @@ try {
   console.error(`npm start: ${(error as Error).message}`);
   process.exit(1);
 }
-const { settings, vars } = project;
-// Only the vars the environment sets (wrangler dev reads the rest from wrangler.toml itself, and shows --var values as hidden).
-const overrides = Object.entries(vars).flatMap(([name, value]) => (process.env[name] === undefined ? [] : ["--var", `${name}:${value}`]));
+const { settings, vars, secrets } = project;
+const refused = refusedHost(settings.host, secrets);
+if (refused) {
+  console.error(`npm start: ${refused}`);
+  process.exit(1);
+}
+// Only the vars and secrets the environment sets: wrangler dev reads the rest from wrangler.toml and .dev.vars itself,
+// and shows --var values as hidden.
+const overrides = Object.entries({ ...vars, ...secrets }).flatMap(([name, value]) => (process.env[name] === undefined ? [] : ["--var", `${name}:${value}`]));
 const wrangler = join(require.resolve("wrangler/package.json"), "..", "bin", "wrangler.js");
 const child = spawn(
   process.execPath,
@@ -40,4 +46,4 @@ for (;;) {
   if (up) break;
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
-console.log(readyLine(`npm start, state in ${settings.stateDir}`, baseUrl(settings, settings.port)));
+console.log(await readyLine(`npm start, state in ${settings.stateDir}`, baseUrl(settings, settings.port), secrets));

@@ -3,6 +3,7 @@ import { unauthorized } from "./auth-refusal.tsx";
 import { changesState } from "./paths.ts";
 import { refusal } from "./refusal.ts";
 import { callerOf, tokensEnabled, type TokenVars } from "./roles.ts";
+import { reachedBeyondLoopback, tokenRequired } from "./token-required.tsx";
 
 /**
  * What the admin token guards: the management API (but the public scenario catalogue), which includes the journal,
@@ -15,14 +16,16 @@ export function isProtected(method: string, path: string): boolean {
 }
 
 /**
- * With FAULTLINE_ADMIN_TOKEN set: the protected routes need the admin or viewer token as a Bearer token or the login
+ * Without FAULTLINE_ADMIN_TOKEN, the protected routes answer 503 to a request that came from beyond loopback
+ * (src/access/token-required.tsx), and are open on loopback. With FAULTLINE_ADMIN_TOKEN set: the protected routes need the admin or viewer token as a Bearer token or the login
  * cookie (401 without); the viewer only reads (403 on a state change); a state change carried by the cookie alone
  * needs an Origin equal to the server's own (the cookie is sent by the browser on its own, so it proves nothing
  * about which page made the request; SameSite=Strict is the first line, this the second).
  */
-export const adminAuth: MiddlewareHandler<{ Bindings: TokenVars }> = async (c, next) => {
+export const adminAuth: MiddlewareHandler<{ Bindings: TokenVars & { FAULTLINE_PUBLIC_URL?: string } }> = async (c, next) => {
   const vars = c.env ?? {};
-  if (!tokensEnabled(vars) || !isProtected(c.req.method, c.req.path)) return next();
+  if (!isProtected(c.req.method, c.req.path)) return next();
+  if (!tokensEnabled(vars)) return reachedBeyondLoopback(c.req.raw, vars) ? tokenRequired(c) : next();
   const caller = await callerOf(c, vars);
   if (!caller.role) return unauthorized(c, caller.presented);
   if (changesState(c.req.method)) {

@@ -6,23 +6,18 @@ import { jsonResponse } from "../mcp/wire.ts";
 import { SECURITY_HEADERS } from "../dashboard/security.ts";
 import { DEFAULT_SESSION_ID } from "../session/record.ts";
 import { indexStub } from "../session/stubs.ts";
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
+import { decodedSegment } from "./paths.ts";
+import { capabilityRefusal, parseMcpPath } from "./capability.ts";
+import { capabilitiesEnabled } from "./capability-url.ts";
 
 /** The session id a path addresses, and which surface it is on; undefined for paths that address no one session. */
 export function sessionOfPath(path: string): { id: string; surface: "api" | "mcp" | "page" } | undefined {
   const api = path.match(/^\/api\/sessions\/([^/]+)(?:\/|$)/);
-  if (api) return { id: decoded(api[1]!), surface: "api" };
-  const mcp = path.match(/^\/s\/([^/]+)\/mcp$/);
-  if (mcp) return { id: decoded(mcp[1]!), surface: "mcp" };
+  if (api) return { id: decodedSegment(api[1]!), surface: "api" };
+  const mcp = parseMcpPath(path);
+  if (mcp) return { id: mcp.id, surface: "mcp" };
   const page = path.match(/^\/sessions\/([^/]+)$/);
-  if (page) return { id: decoded(page[1]!), surface: "page" };
+  if (page) return { id: decodedSegment(page[1]!), surface: "page" };
   return undefined;
 }
 
@@ -33,12 +28,19 @@ export async function assertKnownSession(env: Env, id: string): Promise<void> {
 
 /**
  * An unknown session id gets 404 before its Durable Object is instantiated: a SessionObject writes its SQLite schema
- * as soon as it starts, so every lookup of a made-up id used to leave a file behind. The index (one object, already
- * there) answers instead. The `default` session's MCP endpoint is let through: it comes into being on first use.
+ * as soon as it starts, so every lookup of a made-up id used to leave a file behind. On the MCP endpoints the
+ * capability URL's HMAC decides first (src/access/capability.ts); with the admin token set a verified URL needs no
+ * index lookup, since only the server can have made it. Otherwise the index (one object, already there) answers.
+ * The `default` session's MCP endpoint is let through: it comes into being on first use.
  */
 export const knownSession: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
   const target = sessionOfPath(c.req.path);
-  if (!target || (target.surface === "mcp" && target.id === DEFAULT_SESSION_ID)) return next();
+  if (!target) return next();
+  if (target.surface === "mcp") {
+    const refused = await capabilityRefusal(c.env, c.req.path);
+    if (refused) return refused;
+    if (capabilitiesEnabled(c.env) || target.id === DEFAULT_SESSION_ID) return next();
+  }
   // PUT /api/sessions/{id}/scenario validates its body first (a wrong scenario is named whether or not the session
   // exists) and calls assertKnownSession itself.
   if (c.req.method === "PUT" && c.req.path.endsWith("/scenario")) return next();

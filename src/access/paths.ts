@@ -7,3 +7,12 @@ export function isMcpPath(path: string): boolean {
 export function changesState(method: string): boolean {
   return method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
 }
+
+/** A path segment percent-decoded, or as it is when it is not valid percent-encoding. */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

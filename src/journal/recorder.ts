@@ -4,6 +4,7 @@ import type { Facts, Handled } from "../mcp/facts.ts";
 import { capture, cut, drain } from "./capture.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";
 import { headerRecord, redactHeaders } from "./redact.ts";
+import { redactCapability } from "../access/capability.ts";
 
 export interface RecorderOptions {
   started: number;
@@ -44,7 +45,7 @@ export function journalled(request: Request, handled: Handled, options: Recorder
         durationMs: Math.max(0, finished - options.started),
         request: {
           method: request.method,
-          url: new URL(request.url).pathname,
+          url: redactCapability(new URL(request.url).pathname),
           headers: redactHeaders(requestHeaders),
           body: capture(requestText, new TextEncoder().encode(requestText).byteLength, options.bodyCap),
         },

@@ -13,11 +13,6 @@ export interface SessionView extends SessionRecord {
 
 export const DEFAULT_SESSION_ID = "default";
 
-/** The absolute URL of a session's MCP endpoint. */
-export function mcpUrl(origin: string, id: string): string {
-  return `${origin}/s/${id}/mcp`;
-}
-
 /** The `default` session runs baseline; its Durable Object creates it on its first MCP request (see SessionObject.fetch). */
 export function defaultSessionRecord(): SessionRecord {
   return { id: DEFAULT_SESSION_ID, scenario: "baseline", params: { delayMs: 0, responseMode: "json" }, createdAt: new Date().toISOString() };

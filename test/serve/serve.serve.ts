@@ -173,18 +173,26 @@ function getWithHost(url: string, host: string): Promise<number> {
 
 test("FAULTLINE_PUBLIC_URL drives the URLs npm run serve prints and returns, and wrangler.toml's vars are overridden from the environment", async () => {
   const dir = mkdtempSync(join(tmpdir(), "faultline-serve-public-"));
-  const publicServer = await npmRun("serve", dir, { FAULTLINE_PUBLIC_URL: "https://faultline.example.test/", ALLOWED_HOSTS: "faultline.example.test" });
+  // Published beyond loopback, the server needs the admin token (without it the API is off: 503).
+  const token = "public-admin-token-0123456789";
+  const publicServer = await npmRun("serve", dir, { FAULTLINE_PUBLIC_URL: "https://faultline.example.test/", ALLOWED_HOSTS: "faultline.example.test", FAULTLINE_ADMIN_TOKEN: token });
+  const auth = { authorization: `Bearer ${token}` };
+  const capability = (id: string) => new RegExp(`^https://faultline\\.example\\.test/s/${id}\\.[A-Za-z0-9_-]{22}/mcp$`);
   try {
-    assert.match((await publicServer.linesWith("Faultline (npm run serve"))[0]!, /Dashboard: https:\/\/faultline\.example\.test\/ {2}MCP endpoint: https:\/\/faultline\.example\.test\/mcp/);
+    const ready = (await publicServer.linesWith("Faultline (npm run serve"))[0]!;
+    assert.match(ready, /Dashboard: https:\/\/faultline\.example\.test\/ {2}MCP endpoint: /);
+    assert.match(ready.split("MCP endpoint: ")[1]!, capability("default"));
     const created = await fetch(`${publicServer.url}/api/sessions`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...auth },
       body: JSON.stringify({ scenario: "baseline", id: "behind-proxy" }),
     });
-    assert.equal(((await created.json()) as Record<string, unknown>).mcpUrl, "https://faultline.example.test/s/behind-proxy/mcp");
-    const metadata = (await (await fetch(`${publicServer.url}/.well-known/oauth-protected-resource/s/behind-proxy/mcp`)).json()) as Record<string, unknown>;
-    assert.equal(metadata.resource, "https://faultline.example.test/s/behind-proxy/mcp");
-    assert.match(await (await fetch(`${publicServer.url}/sessions/behind-proxy`)).text(), /https:\/\/faultline\.example\.test\/s\/behind-proxy\/mcp/);
+    const mcpUrl = String(((await created.json()) as Record<string, unknown>).mcpUrl);
+    assert.match(mcpUrl, capability("behind-proxy"));
+    const path = new URL(mcpUrl).pathname;
+    const metadata = (await (await fetch(`${publicServer.url}/.well-known/oauth-protected-resource${path}`)).json()) as Record<string, unknown>;
+    assert.equal(metadata.resource, mcpUrl);
+    assert.ok((await (await fetch(`${publicServer.url}/sessions/behind-proxy`, { headers: auth })).text()).includes(mcpUrl));
     // ALLOWED_HOSTS from the environment replaced wrangler.toml's empty list: the public name is served, others are not.
     assert.notEqual(await getWithHost(`${publicServer.url}/mcp`, "faultline.example.test"), 403);
     assert.equal(await getWithHost(`${publicServer.url}/mcp`, "elsewhere.example.test"), 403);

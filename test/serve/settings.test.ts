@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { baseUrl, loadProject, readSettings, readyLine } from "../../scripts/settings.ts";
+import { baseUrl, loadProject, readSecrets, readSettings, readyLine, refusedHost } from "../../scripts/settings.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -24,12 +27,12 @@ test("FAULTLINE_PUBLIC_URL must be an http(s) origin; its trailing slash is drop
   }
 });
 
-test("the printed base URL is the public URL when set, else the address listened on, with a wildcard shown as loopback", () => {
+test("the printed base URL is the public URL when set, else the address listened on, with a wildcard shown as loopback", async () => {
   assert.equal(baseUrl({ host: "127.0.0.1", publicUrl: "https://f.example" }, 8787), "https://f.example");
   assert.equal(baseUrl({ host: "127.0.0.1", publicUrl: undefined }, 8787), "http://127.0.0.1:8787");
   assert.equal(baseUrl({ host: "0.0.0.0", publicUrl: undefined }, 80), "http://127.0.0.1:80");
   assert.equal(baseUrl({ host: "::1", publicUrl: undefined }, 80), "http://[::1]:80");
-  assert.equal(readyLine("npm run serve", "http://h:1"), "Faultline (npm run serve) is ready. Dashboard: http://h:1/  MCP endpoint: http://h:1/mcp");
+  assert.equal(await readyLine("npm run serve", "http://h:1"), "Faultline (npm run serve) is ready. Dashboard: http://h:1/  MCP endpoint: http://h:1/mcp");
 });
 
 test("wrangler.toml's vars apply, and an environment variable of the same name overrides one", () => {
@@ -40,4 +43,36 @@ test("wrangler.toml's vars apply, and an environment variable of the same name o
   assert.equal(overridden.vars.JOURNAL_BODY_CAP, "1024");
   assert.equal(overridden.vars.FAULTLINE_PUBLIC_URL, "https://f.example");
   assert.equal(overridden.settings.publicUrl, "https://f.example");
+});
+
+test("with FAULTLINE_ADMIN_TOKEN set, the start-up line shows the default session's capability URL, not /mcp", async () => {
+  const line = await readyLine("npm start", "http://h:1", { FAULTLINE_ADMIN_TOKEN: "t0ken-for-the-line" });
+  const url = line.match(/MCP endpoint: (\S+)$/)?.[1];
+  assert.match(url ?? "", /^http:\/\/h:1\/s\/default\.[A-Za-z0-9_-]{22}\/mcp$/, line);
+  const other = await readyLine("npm start", "http://h:1", { FAULTLINE_ADMIN_TOKEN: "another-t0ken" });
+  assert.notEqual(other, line, "the secret depends on the token");
+});
+
+test("a HOST beyond loopback is refused without FAULTLINE_ADMIN_TOKEN, with a message naming it; loopback or a token passes", () => {
+  for (const host of ["0.0.0.0", "::", "192.168.1.20", "faultline.example.com"]) {
+    assert.match(refusedHost(host, {}) ?? "", /FAULTLINE_ADMIN_TOKEN/, host);
+    assert.equal(refusedHost(host, { FAULTLINE_ADMIN_TOKEN: "t" }), undefined, host);
+  }
+  for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"]) assert.equal(refusedHost(host, {}), undefined, host);
+});
+
+test("the secrets come from the environment, else from .dev.vars, as wrangler dev reads them", () => {
+  const root = mkdtempSync(join(tmpdir(), "faultline-secrets-"));
+  try {
+    assert.deepEqual(readSecrets(root, {}), {});
+    writeFileSync(join(root, ".dev.vars"), 'FAULTLINE_ADMIN_TOKEN="from-file"\nFAULTLINE_URL_KEY=key-from-file\nOTHER=x\n');
+    assert.deepEqual(readSecrets(root, {}), { FAULTLINE_ADMIN_TOKEN: "from-file", FAULTLINE_URL_KEY: "key-from-file" });
+    assert.deepEqual(readSecrets(root, { FAULTLINE_ADMIN_TOKEN: "from-env", FAULTLINE_VIEWER_TOKEN: "v" }), {
+      FAULTLINE_ADMIN_TOKEN: "from-env",
+      FAULTLINE_VIEWER_TOKEN: "v",
+      FAULTLINE_URL_KEY: "key-from-file",
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
