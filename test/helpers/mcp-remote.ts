@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -18,20 +18,21 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
  * Isolation: every instance gets its own temporary directory, used as MCP_REMOTE_CONFIG_DIR (where mcp-remote keeps
  * client registrations, tokens and its lock files; ~/.mcp-auth otherwise) and as HOME, so a test never reads or
  * writes the user's ~/.mcp-auth. The OAuth callback port (mcp-remote's second positional argument) is a free
- * ephemeral port on 127.0.0.1 rather than the one mcp-remote derives from the URL's hash.
+ * ephemeral port rather than the one mcp-remote derives from the URL's hash. A preloaded module (LOOPBACK_ONLY) lets
+ * mcp-remote resolve no host name but localhost, so it reaches nothing beyond loopback.
  *
  * The browser: for OAuth, mcp-remote opens the authorization URL with the `open` package, which on Linux runs its
  * bundled xdg-open; without DISPLAY, WAYLAND_DISPLAY or a desktop, xdg-open runs $BROWSER with the URL. The stand-in
  * set as $BROWSER here follows that URL with fetch, redirect by redirect (at most 10 hops), the way a browser would
  * when the authorization server approves at once, so the last redirect reaches mcp-remote's callback server
- * (http://127.0.0.1:<callbackPort>/oauth/callback?code=…&state=…). It submits no forms: an authorization server under
+ * (http://localhost:<callbackPort>/oauth/callback?code=…&state=…; `--host` and `--callback-path` change it). It submits no forms: an authorization server under
  * test has to redirect back without a consent page, or the test approves by itself. `remote.visited()` lists the
  * URLs it fetched, in order, with their statuses.
  *
  * Node 22: mcp-remote runs on process.execPath, the Node that runs the tests (node_modules/.bin first on PATH).
  */
 
-const PROXY = fileURLToPath(new URL("../../node_modules/mcp-remote/dist/proxy.js", import.meta.url));
+export const PROXY = fileURLToPath(new URL("../../node_modules/mcp-remote/dist/proxy.js", import.meta.url));
 const MAX_HOPS = 10;
 
 /** The stand-in browser: follows redirects from argv[2] and appends "<status> <url>" per hop to argv[3]. */
@@ -46,6 +47,40 @@ for (let hop = 0; hop < ${MAX_HOPS} && url; hop++) {
   url = next ? new URL(next, url).href : undefined;
 }
 `;
+
+/**
+ * Preloaded into mcp-remote: host names other than localhost fail to resolve, so it reaches nothing beyond loopback.
+ * (At start-up mcp-remote fetches the authorization server's metadata from the server named in the protected resource
+ * metadata; Faultline names https://auth.faultline.invalid, whose look-up would otherwise go to the DNS server.)
+ */
+const LOOPBACK_ONLY = `
+import dns from "node:dns";
+const lookup = dns.lookup;
+dns.lookup = function (hostname, options, callback) {
+  if (hostname === "localhost") return lookup.call(this, hostname, options, callback);
+  const done = typeof options === "function" ? options : callback;
+  const error = Object.assign(new Error("getaddrinfo ENOTFOUND " + hostname + " (loopback only in tests)"), { code: "ENOTFOUND", hostname });
+  process.nextTick(done, error);
+};
+`;
+
+export interface StandInBrowser {
+  /** The executable to set as $BROWSER. */
+  path: string;
+  /** The URLs it fetched, as "<status> <url>", in order. */
+  visited(): Promise<string[]>;
+}
+
+/** Writes the stand-in browser into `dir` (a shell script running BROWSER_SCRIPT on this Node). */
+export async function standInBrowser(dir: string): Promise<StandInBrowser> {
+  const visits = join(dir, "browser.log");
+  await writeFile(join(dir, "browser.mjs"), BROWSER_SCRIPT);
+  // xdg-open runs $BROWSER through the shell with the URL as its one argument.
+  const path = join(dir, "browser.sh");
+  await writeFile(path, `#!/bin/sh\nexec "${process.execPath}" "${join(dir, "browser.mjs")}" "$1" "${visits}"\n`);
+  await chmod(path, 0o755);
+  return { path, visited: async () => (await readFile(visits, "utf8").catch(() => "")).split("\n").filter((line) => line !== "") };
+}
 
 export interface McpRemote {
   client: Client;
@@ -74,18 +109,15 @@ async function freePort(): Promise<number> {
 
 export async function startMcpRemote(mcpUrl: string, options: McpRemoteOptions = {}): Promise<McpRemote> {
   const dir = await mkdtemp(join(tmpdir(), "faultline-mcp-remote-"));
-  const visits = join(dir, "browser.log");
-  await writeFile(join(dir, "browser.mjs"), BROWSER_SCRIPT);
-  // xdg-open runs $BROWSER through the shell with the URL as its one argument.
-  const browser = join(dir, "browser.sh");
-  await writeFile(browser, `#!/bin/sh\nexec "${process.execPath}" "${join(dir, "browser.mjs")}" "$1" "${visits}"\n`);
-  await chmod(browser, 0o755);
+  const browser = await standInBrowser(dir);
+  const loopbackOnly = join(dir, "loopback-only.mjs");
+  await writeFile(loopbackOnly, LOOPBACK_ONLY);
   const callbackPort = await freePort();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [PROXY, mcpUrl, String(callbackPort), ...(options.args ?? [])],
+    args: ["--import", pathToFileURL(loopbackOnly).href, PROXY, mcpUrl, String(callbackPort), ...(options.args ?? [])],
     // Only these: no DISPLAY or desktop variables, so xdg-open falls through to $BROWSER.
-    env: { PATH: process.env.PATH ?? "", HOME: dir, MCP_REMOTE_CONFIG_DIR: dir, BROWSER: browser },
+    env: { PATH: process.env.PATH ?? "", HOME: dir, MCP_REMOTE_CONFIG_DIR: dir, BROWSER: browser.path },
     stderr: "pipe",
   });
   let log = "";
@@ -101,7 +133,7 @@ export async function startMcpRemote(mcpUrl: string, options: McpRemoteOptions =
   return {
     client,
     stderr: () => log,
-    visited: async () => (await readFile(visits, "utf8").catch(() => "")).split("\n").filter((line) => line !== ""),
+    visited: browser.visited,
     close: async () => {
       await client.close();
       await rm(dir, { recursive: true, force: true });
