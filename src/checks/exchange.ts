@@ -166,6 +166,22 @@ export function nextByKey(all: readonly Exchange[], key: (x: Exchange) => string
   return (x) => next.get(x);
 }
 
+/**
+ * For a request whose SSE stream was cut, the GET that resumed it and delivered its response (2025-11-25
+ * §Resumability): the journal gives that GET the call's method and id (src/mcp/pipeline.ts), on the same MCP session.
+ */
+export function resumedAnswer(all: readonly Exchange[]): (x: Exchange) => Exchange | undefined {
+  const key = (x: Exchange) =>
+    x.method !== undefined && x.id !== undefined && x.id !== null && (x.isRequest || x.httpMethod === "GET")
+      ? JSON.stringify([x.sessionId ?? null, x.method, x.id])
+      : undefined;
+  const next = nextByKey(all, key);
+  return (x) => {
+    const y = next(x);
+    return x.isRequest && y?.httpMethod === "GET" && y.reply.message !== undefined ? y : undefined;
+  };
+}
+
 /** The key of requests for one method and target: the next attempt at the same thing, whatever its params. */
 export const sameTarget = (x: Exchange): string | undefined => (x.isRequest ? `${x.method}\u0000${targetOf(x) ?? ""}` : undefined);
 

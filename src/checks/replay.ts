@@ -2,7 +2,7 @@ import { OUTCOMES } from "../classify/index.ts";
 import type { ToolAnnotations } from "../mcp/tool.ts";
 import { toolAnnotations } from "./annotations.ts";
 import { type Check, type Observation, observe, summarize, withRetry } from "./check.ts";
-import { errorCode, type Exchange, gapMs, nextByKey, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
+import { errorCode, type Exchange, gapMs, nextByKey, resumedAnswer, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
 
 /** Explicitly not safe to repeat: not read-only, not idempotent, and marked non-idempotent or destructive. */
 function nonIdempotent(a: ToolAnnotations | undefined): boolean {
@@ -43,17 +43,22 @@ function ranNote(x: Exchange): string {
   return "the journal does not say whether the first attempt ran the tool";
 }
 
-function judge(nextOf: (x: Exchange) => Exchange | undefined, call: Exchange): Observation | undefined {
+type Find = (x: Exchange) => Exchange | undefined;
+
+function judge(nextOf: Find, resumedOf: Find, call: Exchange): Observation | undefined {
   // An input_required result asks for the retry; mrtr-* judge it.
   if (call.entry.verdict?.outcome === "INPUT_REQUIRED") return undefined;
   const tool = targetOf(call) ?? "";
   const next = nextOf(call);
-  const failed = failure(call);
+  // A cut stream the client resumed was answered: the resumed GET's verdict is the call's.
+  const resumed = resumedOf(call);
+  const failed = failure(resumed ?? call);
   if (failed === undefined) {
     if (!next || !sameCall(call, next)) return undefined;
+    const answered = resumed ? ` (answered on the resumed stream, seq ${resumed.seq})` : "";
     return observe(
       "info",
-      `${tool} was called again with the same arguments ${gapMs(call, next)} ms after it succeeded: a second, presumably deliberate, call.`,
+      `${tool} was called again with the same arguments ${gapMs(resumed ?? call, next)} ms after it succeeded${answered}: a second, presumably deliberate, call.`,
       call.seq,
       next.seq,
     );
@@ -85,6 +90,7 @@ export function replayChecks(all: readonly Exchange[]): Check[] {
   const tools = nonIdempotentTools(all);
   const calls = all.filter((x) => x.isRequest && x.method === "tools/call" && tools.has(targetOf(x) ?? ""));
   const nextOf = nextByKey(all, sameTarget);
-  const observations = calls.map((x) => judge(nextOf, x)).filter((o): o is Observation => o !== undefined);
+  const resumedOf = resumedAnswer(all);
+  const observations = calls.map((x) => judge(nextOf, resumedOf, x)).filter((o): o is Observation => o !== undefined);
   return summarize("non-idempotent-not-replayed", observations);
 }

@@ -121,7 +121,22 @@ export class JournalStore {
       .exec<{ seq: number; outcome: string | null; attempt: string }>("SELECT seq, outcome, attempt FROM journal WHERE call_key = ? ORDER BY seq DESC LIMIT 1", callKey)
       .toArray()[0];
     if (!previous || previous.outcome === null || previous.outcome === "INPUT_REQUIRED" || OUTCOMES[previous.outcome as Outcome]?.success !== false) return {};
-    return { retryOf: previous.seq, retryOrigin: retryOrigin(JSON.parse(previous.attempt) as WireAttempt, attempt) };
+    const earlier = JSON.parse(previous.attempt) as WireAttempt;
+    if (previous.outcome === "STREAM_INCOMPLETE" && this.answeredOnResume(previous.seq, callKey, earlier)) return {};
+    return { retryOf: previous.seq, retryOrigin: retryOrigin(earlier, attempt) };
+  }
+
+  /**
+   * Whether a GET that resumed the attempt's cut stream (Last-Event-ID; the pipeline gives it the call's method and id)
+   * delivered a successful answer: then the call was answered, and a later one is no retry of it. Looked up only after
+   * a cut stream, among the entries since it.
+   */
+  private answeredOnResume(seq: number, callKey: string, attempt: WireAttempt): boolean {
+    const rows = this.sql.exec<{ outcome: string | null }>(
+      "SELECT outcome FROM journal WHERE seq > ? AND method = ? AND call_key IS NULL AND json_extract(entry, '$.request.method') = 'GET' AND json_extract(entry, '$.rpc.id') = ? AND ifnull(json_extract(entry, '$.mcpSessionId'), '') = ? LIMIT 1",
+      seq, callKey.slice(0, callKey.indexOf("\u0000")), attempt.id ?? null, attempt.session ?? "",
+    ).toArray();
+    return rows.some((r) => r.outcome !== null && OUTCOMES[r.outcome as Outcome]?.success === true);
   }
 
   private prune(now: number): void {

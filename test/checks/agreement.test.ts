@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { type Check, runChecks } from "../../src/checks/index.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
-import { call, type EntryInput, initialize } from "./entries.ts";
+import { call, cutCall, type EntryInput, initialize, resumeGet } from "./entries.ts";
 
 // Every pair of checks that judges one episode (a failed attempt at place_order, then the same call once more) must
 // agree on the resend: no check may condemn the resend itself while another accepts it as a resend it was right to
@@ -62,6 +62,16 @@ const EPISODES: Episode[] = [
       call(2, wait, "place_order", ORDER, { ...placed, effects: "ran" }),
     ],
     replay: "fail",
+  },
+  {
+    // mcp-remote does this: the answer came on the resumed stream, so the next place_order is a new order.
+    name: "a stream cut after the tool ran, resumed with GET and Last-Event-ID that delivered the answer, then place_order once more",
+    entries: (wait) => [
+      cutCall(1, 0, "place_order", "id: e-1\nretry: 10\ndata: \n\n", ORDER, { effects: "ran" }),
+      resumeGet(2, 15, "e-1", true, { tool: "place_order", result: placed.result }),
+      call(3, wait + 20, "place_order", ORDER, { ...placed, effects: "ran" }),
+    ],
+    replay: "info",
   },
   {
     name: "a tool error (isError), then place_order once more",
@@ -125,4 +135,10 @@ test("a resend after an entry journalled before `effects` existed is judged as b
   const replay = checks.find((c) => c.id === "non-idempotent-not-replayed");
   assert.equal(replay?.status, "fail");
   assert.match(replay?.message ?? "", /the journal does not say whether the first attempt ran the tool/);
+});
+
+test("a place_order after a cut stream whose answer came on the resumed GET is judged a second call, naming the GET", () => {
+  const replay = runChecks("test", EPISODES.find((e) => e.name.includes("resumed with GET"))!.entries(500)).find((c) => c.id === "non-idempotent-not-replayed");
+  assert.equal(replay?.message, "place_order was called again with the same arguments 502 ms after it succeeded (answered on the resumed stream, seq 2): a second, presumably deliberate, call.");
+  assert.deepEqual(replay?.evidence, [1, 3]);
 });

@@ -133,3 +133,39 @@ export function initialize(
     ...answer,
   });
 }
+
+/** The Mcp-Session-Id of the legacy calls below. */
+export const SESSION = { "mcp-session-id": "abc123" };
+
+/** A legacy tools/call (JSON-RPC id 1) whose SSE stream sends `events` (raw SSE text) and ends without the response. */
+export function cutCall(seq: number, at: number, tool: string, events: string, args: Json = { text: "hi" }, rest: Partial<EntryInput> = {}): JournalEntry {
+  const x = call(seq, at, tool, args, { legacy: true, sse: true, cut: true, body: events, headers: SESSION, id: 1, ...rest });
+  // The recorder keeps each event's id and retry (entry() leaves them out).
+  x.response.sseEvents = parseSse(events).events.map((e) => ({ ...(e.id ? { id: e.id } : {}), data: e.data, ...(e.retry !== undefined ? { retry: e.retry } : {}) }));
+  return x;
+}
+
+/**
+ * A GET with Last-Event-ID, journalled as the recorder does for a resumed call (src/mcp/pipeline.ts gives it the call's
+ * method and id; src/journal/recorder.ts its verdict); not delivered, it is the 405 of a GET that resumed nothing.
+ */
+export function resumeGet(seq: number, at: number, lastEventId: string, delivered = true, answers: { tool?: string; result?: Json } = {}): JournalEntry {
+  const message = JSON.stringify({ jsonrpc: "2.0", id: 1, result: answers.result ?? OK_RESULT });
+  const text = delivered ? `id: ${lastEventId}-resumed\nevent: message\ndata: ${message}\n\n` : "";
+  const headers = { accept: "text/event-stream", "last-event-id": lastEventId, ...SESSION };
+  const response = { status: delivered ? 200 : 405, headers: { "content-type": delivered ? "text/event-stream" : "application/json" }, body: text };
+  return {
+    seq,
+    time: new Date(T0 + at).toISOString(),
+    durationMs: 3,
+    request: { method: "GET", url: "/s/test/mcp", headers, body: { text: "", bytes: 0, truncated: false } },
+    response: {
+      ...response,
+      body: { text, bytes: text.length, truncated: false },
+      ...(delivered ? { sseEvents: [{ id: `${lastEventId}-resumed`, event: "message", data: message }] } : {}),
+    },
+    rpc: delivered ? { id: 1, method: "tools/call", kind: "request", toolName: answers.tool ?? "echo" } : { kind: "invalid" },
+    scenario: "test",
+    ...(delivered ? { verdict: classify({ request: { headers }, response, expectedId: 1, method: "tools/call" }, { now: T0 + at + 3 }) } : {}),
+  };
+}

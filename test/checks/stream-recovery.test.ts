@@ -1,41 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseSse } from "../../src/classify/index.ts";
 import { runChecks, type Check } from "../../src/checks/index.ts";
 import { SILENCE_MS, streamRecoveryChecks } from "../../src/checks/stream-recovery.ts";
 import { timeline } from "../../src/checks/exchange.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
-import { call, OK_RESULT, T0 } from "./entries.ts";
-
-const SESSION = { "mcp-session-id": "abc123" };
-
-/** A legacy tools/call whose SSE stream sends `events` (raw SSE text) and ends without the response. */
-function cutCall(seq: number, at: number, tool: string, events: string, args: Record<string, unknown> = { text: "hi" }): JournalEntry {
-  const x = call(seq, at, tool, args, { legacy: true, sse: true, cut: true, body: events, headers: SESSION, id: 1 });
-  // The recorder keeps each event's id and retry (test/checks/entries.ts leaves them out).
-  x.response.sseEvents = parseSse(events).events.map((e) => ({ ...(e.id ? { id: e.id } : {}), data: e.data, ...(e.retry !== undefined ? { retry: e.retry } : {}) }));
-  return x;
-}
-
-/** A GET with Last-Event-ID, journalled as the recorder does for a resumed call (src/mcp/pipeline.ts). */
-function resumeGet(seq: number, at: number, lastEventId: string, delivered = true): JournalEntry {
-  const message = JSON.stringify({ jsonrpc: "2.0", id: 1, result: OK_RESULT });
-  const text = delivered ? `id: ${lastEventId}-resumed\nevent: message\ndata: ${message}\n\n` : "";
-  return {
-    seq,
-    time: new Date(T0 + at).toISOString(),
-    durationMs: 3,
-    request: { method: "GET", url: "/s/test/mcp", headers: { accept: "text/event-stream", "last-event-id": lastEventId, ...SESSION }, body: { text: "", bytes: 0, truncated: false } },
-    response: {
-      status: delivered ? 200 : 405,
-      headers: { "content-type": delivered ? "text/event-stream" : "application/json" },
-      body: { text, bytes: text.length, truncated: false },
-      ...(delivered ? { sseEvents: [{ id: `${lastEventId}-resumed`, event: "message", data: message }] } : {}),
-    },
-    rpc: delivered ? { id: 1, method: "tools/call", kind: "request", toolName: "echo" } : { kind: "invalid" },
-    scenario: "test",
-  };
-}
+import { call, cutCall, OK_RESULT, resumeGet, SESSION, T0 } from "./entries.ts";
 
 const PRIMED = "id: e-1\nretry: 500\ndata: \n\n";
 /** Cut POSTs are 5 ms long: a stream that starts at 0 ends at 5. */
