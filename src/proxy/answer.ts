@@ -1,0 +1,78 @@
+import type { PerformInput } from "../faults/perform.ts";
+import { parseJsonLimited } from "../json-limits.ts";
+import { isRecord, type RequestId } from "../mcp/jsonrpc.ts";
+import { clientResponseHeaders } from "./forward.ts";
+import type { UpstreamTrace } from "./journal.ts";
+import { sseMessages } from "./sse-reader.ts";
+
+/** Bytes of an upstream answer read for a fault to alter (the size limit of an MCP request, times four). */
+export const MAX_UPSTREAM_ANSWER_BYTES = 4 * 1024 * 1024;
+
+type Message = Record<string, unknown>;
+
+/**
+ * The upstream's real answer as the fault interpreter takes it (`answer`, `stream`, `status`, `headers`), so an
+ * `alter` fault reshapes what the server really said. A JSON body is read whole (bounded); an SSE stream is read
+ * event by event: messages before the answer to the request (notifications, server requests) are sent on as they
+ * come, and the answer is what the fault gets. Undefined when the body is neither (the fault cannot apply).
+ */
+export async function upstreamAnswer(response: Response, requestId: RequestId | undefined, trace: UpstreamTrace): Promise<Partial<PerformInput> | undefined> {
+  const headers = clientResponseHeaders(response.headers);
+  trace.answered(response.status, { ...headers });
+  const type = headers["content-type"] ?? "";
+  // perform sets the content type (and SSE's caching headers) of what it sends.
+  for (const name of ["content-type", "cache-control", "x-accel-buffering"]) delete headers[name];
+  const status = () => response.status;
+  if (!response.body || response.status === 202 || response.status === 204) {
+    return { stream: false, status, headers, answer: async () => undefined };
+  }
+  if (type.includes("text/event-stream")) {
+    const body = response.body;
+    return {
+      stream: true,
+      status,
+      headers,
+      answer: async (emit) => {
+        for await (const data of sseMessages(body, MAX_UPSTREAM_ANSWER_BYTES, (text) => trace.read(text, MAX_UPSTREAM_ANSWER_BYTES))) {
+          const parsed = parseJsonLimited(data);
+          if (!parsed.ok || !isRecord(parsed.value)) continue;
+          const message = parsed.value as Message;
+          if (isAnswerTo(message, requestId)) return message;
+          emit?.(message);
+        }
+        return undefined;
+      },
+    };
+  }
+  if (!type.includes("application/json")) return undefined;
+  const text = await readBounded(response.body, MAX_UPSTREAM_ANSWER_BYTES);
+  trace.read(text ?? "", MAX_UPSTREAM_ANSWER_BYTES);
+  const parsed = text === undefined ? undefined : parseJsonLimited(text);
+  if (!parsed?.ok || !isRecord(parsed.value)) return undefined;
+  const message = parsed.value as Message;
+  return { stream: false, status, headers, answer: async () => message };
+}
+
+/** A response (result or error) whose id is the request's. */
+function isAnswerTo(message: Message, requestId: RequestId | undefined): boolean {
+  return !("method" in message) && ("result" in message || "error" in message) && message.id === requestId;
+}
+
+/** The body as text, or undefined past `cap` bytes. */
+async function readBounded(body: ReadableStream<Uint8Array>, cap: number): Promise<string | undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      bytes += value.byteLength;
+      if (bytes > cap) return undefined;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
