@@ -57,7 +57,7 @@ export async function proxyMcp(request: Request, upstream: UpstreamConfig, conte
   const effects = (value: () => Effects) => (message.request.method === "tools/call" ? { effects: value } : {});
 
   if (!applies) {
-    const handled = await passThrough("POST", request.headers, facts.text, upstream, context);
+    const handled = await passThrough("POST", request.headers, facts.text, upstream, context, message.requestId);
     return { ...handled, facts: proxiedFacts, ...(decision ? { decision } : {}) };
   }
   const mode = proxyModeOf(fault);
@@ -91,12 +91,12 @@ export async function proxyMcp(request: Request, upstream: UpstreamConfig, conte
 }
 
 /** Forwards as is and sends the upstream's answer back as it arrives. */
-async function passThrough(method: string, clientHeaders: Headers, body: string | undefined, upstream: UpstreamConfig, context: ProxyContext): Promise<Handled> {
+async function passThrough(method: string, clientHeaders: Headers, body: string | undefined, upstream: UpstreamConfig, context: ProxyContext, id?: RequestId): Promise<Handled> {
   const trace = new UpstreamTrace(upstream.url, "forward");
   const outcome = await callUpstream(method, clientHeaders, body, upstream, context.deadline);
   trace.requested(outcome.requestHeaders);
   const proxied = () => trace.done();
-  if (!outcome.ok) return { response: failure(outcome, undefined, trace), deadline: context.deadline, proxied };
+  if (!outcome.ok) return { response: failure(outcome, id, trace), deadline: context.deadline, proxied };
   trace.answered(outcome.response.status, clientResponseHeaders(outcome.response.headers));
   return { response: pipe(outcome.response, context), deadline: context.deadline, proxied };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JournalEntry } from "../../src/journal/entry.ts";
+import { modernMeta, MODERN } from "../helpers/server.ts";
 
 /** Creates a session with an upstream; returns the raw answer so a test can read a refusal. */
 export async function createProxied(serverUrl: string, body: Record<string, unknown>): Promise<{ status: number; json: Record<string, any> }> {
@@ -16,3 +17,18 @@ export async function journalWhen(serverUrl: string, sessionId: string, ready: (
     await sleep(50);
   }
 }
+
+/** A 2026-07-28 tools/call, with extra headers. */
+export function call(mcpUrl: string, id: number, name: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": name, ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: modernMeta() } }),
+    // A 3xx from the proxy is the answer under test, not a place to go.
+    redirect: "manual",
+  });
+}
+
+/** The data of each SSE event in a body, parsed. */
+export const events = (text: string) =>
+  text.split(/\n\n/).flatMap((block) => block.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as Record<string, any>));
