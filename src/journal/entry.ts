@@ -46,6 +46,8 @@ export const ProxiedEntrySchema = z.object({
   error: z.string().optional(),
   note: z.string().optional(),
   verdict: VerdictSchema.optional(),
+  /** tools/call: the called tool's annotations as the upstream's own tools/list declares them (src/proxy/tools.ts). */
+  tool: z.object({ name: z.string(), annotations: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 export type ProxiedEntry = z.infer<typeof ProxiedEntrySchema>;
 

@@ -74,7 +74,7 @@ export function journalled(request: Request, handled: Handled, options: Recorder
         scenario: options.scenario,
         ...(verdict ? { verdict } : {}),
         ...(handled.effects ? { effects: handled.effects() } : {}),
-        ...(handled.proxied ? { proxied: proxiedEntry(handled.proxied(), facts, requestHeaders, options.bodyCap, finished) } : {}),
+        ...(handled.proxied ? { proxied: proxiedEntry(await handled.proxied(), facts, requestHeaders, options.bodyCap, finished) } : {}),
       });
     })().catch((error) => console.error("journal failed", error)),
   );

@@ -57,7 +57,7 @@ export interface Handled {
   /** tools/call only: whether the tool ran, read when the exchange is journalled (after its body ended). */
   effects?: () => Effects;
   /** Proxy mode: the upstream's side, read when the exchange is journalled (src/proxy/journal.ts). */
-  proxied?: () => { entry: ProxiedEntry; body?: { text: string; bytes: number } };
+  proxied?: () => Promise<{ entry: ProxiedEntry; body?: { text: string; bytes: number } }>;
 }
 
 /** The journal's summary of a parsed body; a body that is not a valid message is still described as far as it goes. */

@@ -21,6 +21,7 @@ import { upstreamAnswer } from "./answer.ts";
 import type { UpstreamConfig } from "./config.ts";
 import { callUpstream, clientResponseHeaders, type UpstreamOutcome } from "./forward.ts";
 import { UpstreamTrace } from "./journal.ts";
+import { upstreamToolAnnotations } from "./tools.ts";
 
 export interface ProxyContext {
   session: SessionRuntime;
@@ -55,13 +56,15 @@ export async function proxyMcp(request: Request, upstream: UpstreamConfig, conte
   const fault = decision?.fault;
   const applies = fault !== undefined && (message.incoming.kind === "request" || isTransportFault(fault));
   const effects = (value: () => Effects) => (message.request.method === "tools/call" ? { effects: value } : {});
+  const tool = message.request.method === "tools/call" ? describeTool(message, request.headers, upstream, context) : undefined;
 
   if (!applies) {
-    const handled = await passThrough("POST", request.headers, facts.text, upstream, context, message.requestId);
+    const handled = await passThrough("POST", request.headers, facts.text, upstream, context, message.requestId, tool);
     return { ...handled, facts: proxiedFacts, ...(decision ? { decision } : {}) };
   }
   const mode = proxyModeOf(fault);
   const trace = new UpstreamTrace(upstream.url, mode === "replace" ? "replace" : "alter");
+  if (tool) trace.describe(tool);
   const input: PerformInput = {
     era: message.request.era,
     requestId: message.requestId,
@@ -91,14 +94,33 @@ export async function proxyMcp(request: Request, upstream: UpstreamConfig, conte
 }
 
 /** Forwards as is and sends the upstream's answer back as it arrives. */
-async function passThrough(method: string, clientHeaders: Headers, body: string | undefined, upstream: UpstreamConfig, context: ProxyContext, id?: RequestId): Promise<Handled> {
+async function passThrough(
+  method: string,
+  clientHeaders: Headers,
+  body: string | undefined,
+  upstream: UpstreamConfig,
+  context: ProxyContext,
+  id?: RequestId,
+  tool?: Promise<ProxiedTool | undefined>,
+): Promise<Handled> {
   const trace = new UpstreamTrace(upstream.url, "forward");
+  if (tool) trace.describe(tool);
   const outcome = await callUpstream(method, clientHeaders, body, upstream, context.deadline);
   trace.requested(outcome.requestHeaders);
   const proxied = () => trace.done();
   if (!outcome.ok) return { response: failure(outcome, id, trace), deadline: context.deadline, proxied };
   trace.answered(outcome.response.status, clientResponseHeaders(outcome.response.headers));
   return { response: pipe(outcome.response, context), deadline: context.deadline, proxied };
+}
+
+type ProxiedTool = { name: string; annotations?: Record<string, unknown> };
+
+/** The called tool as the upstream's tools/list declares it, read alongside the call (src/proxy/tools.ts). */
+function describeTool(message: MessageFacts, headers: Headers, upstream: UpstreamConfig, context: ProxyContext): Promise<ProxiedTool | undefined> | undefined {
+  const name = message.request.toolName;
+  if (!name) return undefined;
+  const read = upstreamToolAnnotations(context.session, upstream, headers, message, context.deadline, name);
+  return read.then(({ known, annotations }) => (known ? { name, ...(annotations ? { annotations } : {}) } : undefined));
 }
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -128,5 +150,5 @@ function pipe(upstream: Response, context: ProxyContext): Response {
 /** 502 (unreachable) or 504 (no answer by the deadline), with a JSON-RPC error that names the upstream. */
 function failure(outcome: Extract<UpstreamOutcome, { ok: false }>, id: RequestId | undefined, trace: UpstreamTrace): Response {
   trace.failed(outcome.reason);
-  return jsonResponse(outcome.status, errorMessage(id, ErrorCode.InternalError, outcome.reason, { upstream: trace.done().entry.upstream }));
+  return jsonResponse(outcome.status, errorMessage(id, ErrorCode.InternalError, outcome.reason, { upstream: trace.upstream }));
 }

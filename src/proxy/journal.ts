@@ -6,6 +6,7 @@ export class UpstreamTrace {
   private text = "";
   private bytes = 0;
   private reading = false;
+  private tool: Promise<{ name: string; annotations?: Record<string, unknown> } | undefined> = Promise.resolve(undefined);
 
   constructor(upstream: string, mode: ProxiedEntry["mode"]) {
     this.entry = { upstream, mode };
@@ -23,6 +24,11 @@ export class UpstreamTrace {
     this.entry.error = reason;
   }
 
+  /** The called tool as the upstream declares it, once its tools/list has been read. */
+  describe(tool: Promise<{ name: string; annotations?: Record<string, unknown> } | undefined>): void {
+    this.tool = tool;
+  }
+
   note(text: string): void {
     this.entry.note = text;
   }
@@ -35,7 +41,12 @@ export class UpstreamTrace {
   }
 
   /** The entry, with the upstream's body when it was read (the recorder caps it and judges it). */
-  done(): { entry: ProxiedEntry; body?: { text: string; bytes: number } } {
-    return { entry: this.entry, ...(this.reading ? { body: { text: this.text, bytes: this.bytes } } : {}) };
+  async done(): Promise<{ entry: ProxiedEntry; body?: { text: string; bytes: number } }> {
+    const tool = await this.tool;
+    return { entry: { ...this.entry, ...(tool ? { tool } : {}) }, ...(this.reading ? { body: { text: this.text, bytes: this.bytes } } : {}) };
+  }
+
+  get upstream(): string {
+    return this.entry.upstream;
   }
 }
