@@ -70,7 +70,8 @@ test("headers pass end to end except Host, cookies, the platform's cf-* and Auth
   const res = await call(s.mcpUrl, 5, "lookup", { key: "h" }, { cookie: "faultline_session=secret", authorization: "Bearer client-token", "x-trace": "t-1" });
   assert.equal(res.status, 200);
   await res.body?.cancel();
-  const got = upstream.requests[seen]!;
+  // The proxy also reads the upstream's tools/list with the same headers: take the call itself.
+  const got = upstream.requests.slice(seen).find((h) => h["mcp-method"] === "tools/call")!;
   assert.equal(got["mcp-protocol-version"], MODERN);
   assert.equal(got["mcp-method"], "tools/call");
   assert.equal(got["mcp-name"], "lookup");
@@ -85,7 +86,7 @@ test("with forwardAuthorization the client's Authorization goes upstream, and th
   const seen = upstream.requests.length;
   const res = await call(s.mcpUrl, 6, "lookup", { key: "a" }, { authorization: "Bearer static-secret-123" });
   await res.body?.cancel();
-  assert.equal(upstream.requests[seen]!.authorization, "Bearer static-secret-123");
+  assert.equal(upstream.requests.slice(seen).find((h) => h["mcp-method"] === "tools/call")!.authorization, "Bearer static-secret-123");
   const [entry] = await journalWhen(server.url, s.id, (all) => all.length === 1);
   assert.doesNotMatch(JSON.stringify(entry), /static-secret-123/);
   assert.ok(entry!.proxied?.request?.headers.authorization, "the upstream request names the header, redacted");
