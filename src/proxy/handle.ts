@@ -59,8 +59,10 @@ export async function proxyMcp(request: Request, upstream: UpstreamConfig, conte
   const tool = message.request.method === "tools/call" ? describeTool(message, request.headers, upstream, context) : undefined;
 
   if (!applies) {
-    const handled = await passThrough("POST", request.headers, facts.text, upstream, context, message.requestId, tool);
-    return { ...handled, facts: proxiedFacts, ...(decision ? { decision } : {}) };
+    const { failed, ...handled } = await passThrough("POST", request.headers, facts.text, upstream, context, message.requestId, tool);
+    // The upstream ran the tool when it answered 2xx in full; an error status may come before or after it ran.
+    const ran = (): Effects => failed ?? (handled.response.status < 300 && !context.deadline.cut ? "ran" : "possible");
+    return { ...handled, facts: proxiedFacts, ...(decision ? { decision } : {}), ...effects(ran) };
   }
   const mode = proxyModeOf(fault);
   const trace = new UpstreamTrace(upstream.url, mode === "replace" ? "replace" : "alter");
@@ -102,13 +104,13 @@ async function passThrough(
   context: ProxyContext,
   id?: RequestId,
   tool?: Promise<ProxiedTool | undefined>,
-): Promise<Handled> {
+): Promise<Handled & { failed?: Effects }> {
   const trace = new UpstreamTrace(upstream.url, "forward");
   if (tool) trace.describe(tool);
   const outcome = await callUpstream(method, clientHeaders, body, upstream, context.deadline);
   trace.requested(outcome.requestHeaders);
   const proxied = () => trace.done();
-  if (!outcome.ok) return { response: failure(outcome, id, trace), deadline: context.deadline, proxied };
+  if (!outcome.ok) return { response: failure(outcome, id, trace), deadline: context.deadline, proxied, failed: outcome.status === 504 ? "possible" : "none" };
   trace.answered(outcome.response.status, clientResponseHeaders(outcome.response.headers));
   return { response: pipe(outcome.response, context), deadline: context.deadline, proxied };
 }

@@ -30,7 +30,7 @@ export const UPSTREAM_TOOLS = {
   report: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
 } as const;
 
-export async function startUpstream(options: { responseMode?: "auto" | "sse" | "json" } = {}): Promise<Upstream> {
+export async function startUpstream(options: { responseMode?: "auto" | "sse" | "json"; port?: number } = {}): Promise<Upstream> {
   const calls: Record<string, number> = {};
   const requests: IncomingHttpHeaders[] = [];
   const counted = (name: string) => (calls[name] = (calls[name] ?? 0) + 1);
@@ -73,7 +73,7 @@ export async function startUpstream(options: { responseMode?: "auto" | "sse" | "
     requests.push(req.headers);
     void node(req, res);
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => http.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
