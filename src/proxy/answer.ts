@@ -1,4 +1,5 @@
 import type { PerformInput } from "../faults/perform.ts";
+import type { Deadline } from "../mcp/deadline.ts";
 import { parseJsonLimited } from "../json-limits.ts";
 import { isRecord, type RequestId } from "../mcp/jsonrpc.ts";
 import { clientResponseHeaders } from "./forward.ts";
@@ -16,7 +17,7 @@ type Message = Record<string, unknown>;
  * event by event: messages before the answer to the request (notifications, server requests) are sent on as they
  * come, and the answer is what the fault gets. Undefined when the body is neither (the fault cannot apply).
  */
-export async function upstreamAnswer(response: Response, requestId: RequestId | undefined, trace: UpstreamTrace): Promise<Partial<PerformInput> | undefined> {
+export async function upstreamAnswer(response: Response, requestId: RequestId | undefined, trace: UpstreamTrace, deadline: Deadline): Promise<Partial<PerformInput> | "timeout" | undefined> {
   const headers = clientResponseHeaders(response.headers);
   trace.answered(response.status, { ...headers });
   const type = headers["content-type"] ?? "";
@@ -45,7 +46,8 @@ export async function upstreamAnswer(response: Response, requestId: RequestId | 
     };
   }
   if (!type.includes("application/json")) return undefined;
-  const text = await readBounded(response.body, MAX_UPSTREAM_ANSWER_BYTES);
+  const text = await readBounded(response.body, MAX_UPSTREAM_ANSWER_BYTES, deadline);
+  if (text === "timeout") return "timeout";
   trace.read(text ?? "", MAX_UPSTREAM_ANSWER_BYTES);
   const parsed = text === undefined ? undefined : parseJsonLimited(text);
   if (!parsed?.ok || !isRecord(parsed.value)) return undefined;
@@ -58,21 +60,29 @@ function isAnswerTo(message: Message, requestId: RequestId | undefined): boolean
   return !("method" in message) && ("result" in message || "error" in message) && message.id === requestId;
 }
 
-/** The body as text, or undefined past `cap` bytes. */
-async function readBounded(body: ReadableStream<Uint8Array>, cap: number): Promise<string | undefined> {
+/** The body as text, undefined past `cap` bytes, or "timeout" when it has not ended by the deadline. */
+async function readBounded(body: ReadableStream<Uint8Array>, cap: number, deadline: Deadline): Promise<string | "timeout" | undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = "";
   let bytes = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), deadline.remainingMs())));
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const read = await Promise.race([reader.read(), expired]);
+      if (read === "timeout") {
+        deadline.cut = true;
+        return "timeout";
+      }
+      const { done, value } = read;
       if (done) return text + decoder.decode();
       bytes += value.byteLength;
       if (bytes > cap) return undefined;
       text += decoder.decode(value, { stream: true });
     }
   } finally {
+    if (timer !== undefined) clearTimeout(timer);
     await reader.cancel().catch(() => undefined);
   }
 }

@@ -86,7 +86,11 @@ export async function proxyMcp(request: Request, upstream: UpstreamConfig, conte
   const outcome = await callUpstream("POST", request.headers, facts.text, upstream, context.deadline);
   trace.requested(outcome.requestHeaders);
   if (!outcome.ok) return { ...handled, response: failure(outcome, message.requestId, trace), ...effects(() => (outcome.status === 504 ? "possible" : "none")) };
-  const altered = await upstreamAnswer(outcome.response, message.requestId, trace);
+  const altered = await upstreamAnswer(outcome.response, message.requestId, trace, context.deadline);
+  if (altered === "timeout") {
+    const reason = `Upstream ${upstream.url} did not finish its answer within the ${context.deadline.seconds} s response deadline (FAULTLINE_MAX_RESPONSE_SECONDS)`;
+    return { ...handled, response: failure({ ok: false, status: 504, reason, requestHeaders: outcome.requestHeaders }, message.requestId, trace), ...effects(() => "possible") };
+  }
   if (!altered) {
     trace.note("the upstream's answer is not a JSON-RPC message, so the fault could not change it: passed on as it came");
     return { ...handled, response: pipe(outcome.response, context), ...effects(() => "ran") };

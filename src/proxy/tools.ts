@@ -1,4 +1,4 @@
-import type { Deadline } from "../mcp/deadline.ts";
+import { Deadline } from "../mcp/deadline.ts";
 import type { MessageFacts } from "../mcp/facts.ts";
 import { isRecord } from "../mcp/jsonrpc.ts";
 import type { SessionRuntime } from "../mcp/runtime.ts";
@@ -35,7 +35,9 @@ export async function upstreamToolAnnotations(session: SessionRuntime, upstream:
   return { known: tools?.has(tool) ?? false, annotations: tools?.get(tool) };
 }
 
-async function readCatalogue(upstream: UpstreamConfig, clientHeaders: Headers, message: MessageFacts, deadline: Deadline): Promise<Catalogue | undefined> {
+async function readCatalogue(upstream: UpstreamConfig, clientHeaders: Headers, message: MessageFacts, callDeadline: Deadline): Promise<Catalogue | undefined> {
+  // Bounded by the call's deadline, but a read cut by it must not mark the call itself as cut.
+  const deadline = new Deadline(Date.now(), callDeadline.remainingMs() / 1000);
   const headers = new Headers(clientHeaders);
   headers.set("mcp-method", "tools/list");
   headers.delete("mcp-name");
@@ -43,8 +45,9 @@ async function readCatalogue(upstream: UpstreamConfig, clientHeaders: Headers, m
   const body = JSON.stringify({ jsonrpc: "2.0", id: "faultline-tools-list", method: "tools/list", params: meta });
   const outcome = await callUpstream("POST", headers, body, upstream, deadline);
   if (!outcome.ok) return undefined;
-  const answer = await upstreamAnswer(outcome.response, "faultline-tools-list", new UpstreamTrace(upstream.url, "forward"));
-  const result = (await answer?.answer?.(undefined))?.result;
+  const answer = await upstreamAnswer(outcome.response, "faultline-tools-list", new UpstreamTrace(upstream.url, "forward"), deadline);
+  if (answer === "timeout" || !answer?.answer) return undefined;
+  const result = (await answer.answer(undefined))?.result;
   const tools = isRecord(result) && Array.isArray(result.tools) ? result.tools.slice(0, MAX_CATALOGUE_TOOLS) : [];
   const catalogue: Catalogue = new Map();
   for (const t of tools) if (isRecord(t) && typeof t.name === "string") catalogue.set(t.name, isRecord(t.annotations) ? t.annotations : undefined);

@@ -16,6 +16,7 @@ let upstream: Upstream;
 let outsider: Upstream;
 let redirecting: Server;
 let silent: Server;
+let stalling: Server;
 let deadUrl: string;
 
 const origin = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -27,11 +28,16 @@ before(async () => {
   redirecting = createServer((_req, res) => res.writeHead(307, { location: "http://127.0.0.1:9/elsewhere" }).end());
   // Takes the request and never answers.
   silent = createServer(() => undefined);
+  // Sends its headers and the start of a JSON body, then nothing more.
+  stalling = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write('{"jsonrpc": "2.0", "id": 5, "result": {');
+  });
   const dead = createServer();
-  await Promise.all([listen(redirecting), listen(silent), listen(dead)]);
+  await Promise.all([listen(redirecting), listen(silent), listen(stalling), listen(dead)]);
   deadUrl = `${origin(dead)}/mcp`;
   await new Promise<void>((resolve) => dead.close(() => resolve()));
-  const list = [new URL(upstream.url).origin, origin(redirecting), origin(silent), new URL(deadUrl).origin].join(",");
+  const list = [new URL(upstream.url).origin, origin(redirecting), origin(silent), origin(stalling), new URL(deadUrl).origin].join(",");
   served = await npmRun("serve", undefined, { FAULTLINE_UPSTREAMS: list, FAULTLINE_MAX_RESPONSE_SECONDS: "2" });
 });
 
@@ -40,12 +46,14 @@ after(async () => {
   await upstream.close();
   await outsider.close();
   redirecting.close();
-  silent.closeAllConnections();
-  silent.close();
+  for (const server of [silent, stalling]) {
+    server.closeAllConnections();
+    server.close();
+  }
 });
 
-async function session(upstreamUrl: string): Promise<{ id: string; mcpUrl: string }> {
-  const { status, json } = await createProxied(served.url, { scenario: "baseline", upstream: upstreamUrl });
+async function session(upstreamUrl: string, scenario = "baseline"): Promise<{ id: string; mcpUrl: string }> {
+  const { status, json } = await createProxied(served.url, { scenario, upstream: upstreamUrl });
   assert.equal(status, 201, JSON.stringify(json));
   return json as { id: string; mcpUrl: string };
 }
@@ -97,4 +105,16 @@ test("an upstream that never answers is bounded by the response deadline: 504 na
   assert.match(body.error.message, /did not answer within the 2 s response deadline/);
   const [entry] = await journalWhen(served.url, s.id, (all) => all.length === 1);
   assert.equal(entry!.response.cutByDeadline, true);
+});
+
+test("an upstream whose answer stalls mid-body is bounded by the deadline too when a fault must read it: 504 naming it", async () => {
+  const s = await session(`${origin(stalling)}/mcp`, "results.content_not_array");
+  const res = await call(s.mcpUrl, 5, "lookup", { key: "stalled" });
+  assert.equal(res.status, 504);
+  const body = (await res.json()) as Record<string, any>;
+  assert.equal(body.id, 5);
+  assert.match(body.error.message, /did not finish its answer within the 2 s response deadline/);
+  const [entry] = await journalWhen(served.url, s.id, (all) => all.length === 1);
+  assert.equal(entry!.response.cutByDeadline, true);
+  assert.equal(entry!.effects, "possible");
 });

@@ -1,7 +1,10 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { MODERN, useServer } from "../helpers/server.ts";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startUpstream, type Upstream } from "../helpers/upstream.ts";
+import { startSessionfulUpstream } from "../helpers/upstream-v1.ts";
 import { call, createProxied, events, journalWhen } from "./helpers.ts";
 
 // The proxy on the wire, with raw HTTP: what reaches the upstream, what comes back, and what the journal keeps.
@@ -111,4 +114,29 @@ test("forwardAuthorization without an upstream, and an upstream that is not a UR
   const bad = await createProxied(server.url, { scenario: "baseline", upstream: "not a url" });
   assert.equal(bad.status, 400);
   assert.deepEqual([bad.json.error.issues[0].path, bad.json.error.issues[0].rule], ["upstream", "url"]);
+});
+
+test("a sessionful 2025-11-25 upstream's Mcp-Session-Id passes both ways: issued on initialize, sent on every call, ended by DELETE", async () => {
+  const sessionful = await startSessionfulUpstream();
+  try {
+    const s = await session({ scenario: "baseline", upstream: sessionful.url });
+    const transport = new TransportV1(new URL(s.mcpUrl));
+    const client = new ClientV1({ name: "proxy-v1-sessionful", version: "0.0.0" });
+    await client.connect(transport);
+    assert.equal(sessionful.issued.length, 1);
+    assert.equal(transport.sessionId, sessionful.issued[0]);
+    const result = await client.callTool({ name: "lookup", arguments: { key: "s" } });
+    assert.deepEqual(result.content, [{ type: "text", text: "record s" }]);
+    // After initialize, every request (the initialized notification, the call, the proxy's own tools/list) names it.
+    const later = sessionful.requests.slice(1).map((h) => h["mcp-session-id"]);
+    assert.ok(later.length >= 2);
+    assert.deepEqual(new Set(later), new Set([sessionful.issued[0]]));
+    await transport.terminateSession();
+    await client.close();
+    assert.deepEqual(sessionful.ended, sessionful.issued);
+    const entries = await journalWhen(server.url, s.id, (all) => all.some((e) => e.request.method === "DELETE"));
+    assert.ok(entries.filter((e) => e.rpc.method === "tools/call").every((e) => e.mcpSessionId === sessionful.issued[0]));
+  } finally {
+    await sessionful.close();
+  }
 });
