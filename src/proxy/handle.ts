@@ -91,9 +91,9 @@ export async function proxyMcp(request: Request, upstream: UpstreamConfig, conte
     const reason = `Upstream ${upstream.url} did not finish its answer within the ${context.deadline.seconds} s response deadline (FAULTLINE_MAX_RESPONSE_SECONDS)`;
     return { ...handled, response: failure({ ok: false, status: 504, reason, requestHeaders: outcome.requestHeaders }, message.requestId, trace), ...effects(() => "possible") };
   }
-  if (!altered) {
-    trace.note("the upstream's answer is not a JSON-RPC message, so the fault could not change it: passed on as it came");
-    return { ...handled, response: pipe(outcome.response, context), ...effects(() => "ran") };
+  if (altered instanceof Response) {
+    trace.note("the upstream's answer is not one JSON-RPC message, so the fault could not change it: passed on as it came");
+    return { ...handled, response: pipe(altered, context), ...effects(() => "ran") };
   }
   const response = await perform(fault, { ...input, ...altered });
   return { ...handled, response, ...effects(() => (context.deadline.cut ? "possible" : "ran")) };

@@ -1,4 +1,6 @@
 import { after, before, test } from "node:test";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import assert from "node:assert/strict";
 import { MODERN, useServer } from "../helpers/server.ts";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -138,5 +140,28 @@ test("a sessionful 2025-11-25 upstream's Mcp-Session-Id passes both ways: issued
     assert.ok(entries.filter((e) => e.rpc.method === "tools/call").every((e) => e.mcpSessionId === sessionful.issued[0]));
   } finally {
     await sessionful.close();
+  }
+});
+
+test("an answer an alter fault cannot read as one JSON-RPC message (broken JSON, plain text) goes on as it came, and the journal says why", async () => {
+  const odd = createServer((req, res) => {
+    const json = req.headers["mcp-name"] === "lookup";
+    res.writeHead(200, { "content-type": json ? "application/json" : "text/plain" }).end(json ? '{"jsonrpc": "2.0", "id": 9, "result": {' : "plain words");
+  });
+  await new Promise<void>((resolve) => odd.listen(0, "127.0.0.1", resolve));
+  try {
+    const s = await session({ scenario: "results.content_not_array", upstream: `http://127.0.0.1:${(odd.address() as AddressInfo).port}/mcp` });
+    const broken = await call(s.mcpUrl, 9, "lookup", { key: "b" });
+    assert.equal(await broken.text(), '{"jsonrpc": "2.0", "id": 9, "result": {');
+    const plain = await call(s.mcpUrl, 10, "charge", { cents: 1 });
+    assert.equal(await plain.text(), "plain words");
+    const entries = await journalWhen(server.url, s.id, (all) => all.filter((e) => e.rpc.method === "tools/call").length === 2);
+    for (const e of entries.filter((x) => x.rpc.method === "tools/call")) {
+      assert.equal(e.proxied?.mode, "alter");
+      assert.match(e.proxied?.note ?? "", /could not change it: passed on as it came/);
+    }
+  } finally {
+    odd.closeAllConnections();
+    odd.close();
   }
 });
