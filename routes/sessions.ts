@@ -12,6 +12,7 @@ import { createSession, indexStub, sessionStub } from "../src/session/stubs.ts";
 import { closest } from "../src/suggest.ts";
 import { publicOrigin } from "../src/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
+import { proxiedScenario, upstreamOf } from "../src/proxy/config.ts";
 
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
@@ -27,9 +28,11 @@ const CreateSessionSchema = z.strictObject({
     .string()
     .regex(/^[a-z0-9-]{3,64}$/, "must match [a-z0-9-]{3,64}")
     .optional(),
+  upstream: z.string().max(2048).optional().describe("Proxy mode: the MCP URL of a real server to forward to; its origin must be in FAULTLINE_UPSTREAMS"),
+  forwardAuthorization: z.boolean().optional().describe("Proxy mode: send the client's Authorization header upstream (default false)"),
 });
 
-const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true });
+const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true, upstream: true, forwardAuthorization: true });
 
 async function readJson(request: Request): Promise<unknown> {
   // Requiring application/json also keeps other sites' plain form posts (no CORS preflight) from creating sessions.
@@ -110,12 +113,13 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
   .post("/", async (c) => {
     const body = parseBody(CreateSessionSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
+    const upstream = proxiedScenario(upstreamOf(body, c.env, new URL(c.req.url)), scenario);
     const id = body.id ?? randomId();
     const cap = maxSessions(c.env);
     if ((await indexStub(c.env).count()) >= cap) {
       throw new ApiError(429, "session_limit", `The server holds its maximum of ${cap} sessions (FAULTLINE_MAX_SESSIONS): delete one first`);
     }
-    const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString() });
+    const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...(upstream ? { upstream } : {}) });
     if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
     return c.json({ ...record, mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id) }, 201);
   })
@@ -140,6 +144,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const body = parseBody(ChangeScenarioSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     await assertKnownSession(c.env, id);
+    proxiedScenario((await sessionStub(c.env, id).view())?.upstream, scenario);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
     const answer = await shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });

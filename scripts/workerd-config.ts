@@ -46,8 +46,45 @@ function moduleEntry(file: string): string {
   return `(name = ${capnpText(file)}, ${kind} = embed ${capnpText(file)})`;
 }
 
-/** Service names used in the config; `no-network` is the Worker's only outbound service. */
-const SERVICE = { worker: "faultline", storage: "durable-object-storage", outbound: "no-network" } as const;
+/** Service names used in the config; `upstreams` is the Worker's only outbound service. */
+const SERVICE = { worker: "faultline", storage: "durable-object-storage", outbound: "upstreams" } as const;
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const isLoopbackName = (host: string) => LOOPBACK_NAMES.has(host) || host.endsWith(".localhost");
+
+/**
+ * The addresses the Worker may connect to: exactly what FAULTLINE_UPSTREAMS needs (src/proxy/config.ts reads the same
+ * list and refuses any other upstream at session creation). Unset or empty, the list is `loopback` when the server
+ * listens on loopback and nothing otherwise, as the Worker decides. `loopback` and loopback origins need workerd's
+ * "local" class; an IP origin needs that address; a host name needs "public" (its address is known only once it is
+ * resolved, and this filter is by address). With no upstream, the network allows no address at all.
+ */
+export function outboundAllow(upstreams: string | undefined, listenAddress: string): { allow: string[]; tls: boolean } {
+  let entries = (upstreams ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (entries.length === 0) entries = isLoopbackName(listenAddress.replace(/:\d+$/, "")) ? ["loopback"] : [];
+  const allow = new Set<string>();
+  let tls = false;
+  for (const entry of entries) {
+    if (entry === "none") continue;
+    if (entry === "loopback") {
+      allow.add("local");
+      continue;
+    }
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      continue;
+    }
+    tls ||= url.protocol === "https:";
+    const host = url.hostname;
+    if (isLoopbackName(host)) allow.add("local");
+    else if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) allow.add(`${host}/32`);
+    else if (host.startsWith("[")) allow.add(`${host.slice(1, -1)}/128`);
+    else allow.add("public");
+  }
+  return { allow: [...allow], tls };
+}
 
 export function workerdConfig(config: ServeConfig): string {
   const list = (items: readonly string[], indent: string) => items.map((item) => `${indent}${item},`).join("\n");
@@ -55,6 +92,8 @@ export function workerdConfig(config: ServeConfig): string {
     ...Object.entries(config.vars).map(([name, value]) => `(name = ${capnpText(name)}, text = ${capnpText(value)})`),
     ...config.durableObjects.map((d) => `(name = ${capnpText(d.binding)}, durableObjectNamespace = ${capnpText(d.className)})`),
   ];
+  const outbound = outboundAllow(config.vars.FAULTLINE_UPSTREAMS, config.address);
+  const network = `allow = [${outbound.allow.map(capnpText).join(", ")}]${outbound.tls ? ", tlsOptions = (trustBrowserCas = true)" : ""}`;
   const namespaces = config.durableObjects.map(
     (d) => `(className = ${capnpText(d.className)}, uniqueKey = ${capnpText(`${config.workerName}-${d.className}`)}, enableSql = true)`,
   );
@@ -65,10 +104,10 @@ const config :Workerd.Config = (
   services = [
     (name = ${capnpText(SERVICE.worker)}, worker = .worker),
     (name = ${capnpText(SERVICE.storage)}, disk = (path = ${capnpText(config.durableObjectDir)}, writable = true)),
-    # Outbound network: none. workerd's default "internet" service allows every public address; this one allows no
-    # address at all, and it is the Worker's globalOutbound, so fetch() to any host fails. To let the Worker reach a
-    # loopback upstream later, add an allow-listed service (e.g. external = (address = "127.0.0.1:9000")) and bind it.
-    (name = ${capnpText(SERVICE.outbound)}, network = (allow = [])),
+    # Outbound network: only what FAULTLINE_UPSTREAMS needs (proxy mode, docs/proxy.md), instead of workerd's default
+    # "internet" service, which allows every public address. It is the Worker's globalOutbound, so fetch() to any
+    # other address fails; with no upstream it allows no address at all.
+    (name = ${capnpText(SERVICE.outbound)}, network = (${network})),
   ],
   sockets = [
     (name = "http", address = ${capnpText(config.address)}, http = (), service = ${capnpText(SERVICE.worker)}),

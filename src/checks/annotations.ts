@@ -7,6 +7,9 @@ import { type Exchange, resultOf } from "./exchange.ts";
 export function toolAnnotations(all: readonly Exchange[]): Map<string, ToolAnnotations | undefined> {
   const annotations = new Map<string, ToolAnnotations | undefined>(BASE_TOOLS.map((t) => [t.name, t.annotations]));
   for (const x of all) {
+    // Proxy mode: the upstream's own declaration of the called tool (src/proxy/tools.ts), for clients that never list.
+    const declared = x.entry.proxied?.tool;
+    if (declared) annotations.set(declared.name, declared.annotations as ToolAnnotations | undefined);
     if (x.method !== "tools/list") continue;
     const tools = resultOf(x)?.tools;
     if (!Array.isArray(tools)) continue;

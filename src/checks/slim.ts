@@ -96,7 +96,8 @@ const KEPT_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version", "last-ev
 
 /** The projection of an entry (before or after redaction: it keeps no secret-named field it did not have). */
 export function slimEntry(entry: JournalEntry, paramsDigest: string | undefined): SlimEntry {
-  const { clientInfo, ...rest } = entry;
+  // Proxy mode: the upstream's own body stays in the full entry; the checks read its verdict and tool, not its bytes.
+  const { clientInfo, proxied, ...rest } = entry;
   const client = clientKey(clientInfo);
   const headers = Object.fromEntries(KEPT_REQUEST_HEADERS.flatMap((h) => (entry.request.headers[h] !== undefined ? [[h, entry.request.headers[h]!]] : [])));
   const { sseEvents } = entry.response;
@@ -110,5 +111,6 @@ export function slimEntry(entry: JournalEntry, paramsDigest: string | undefined)
     },
     ...(paramsDigest !== undefined ? { paramsDigest } : {}),
     ...(client !== undefined ? { client } : {}),
+    ...(proxied ? { proxied: { ...proxied, ...(proxied.response ? { response: { ...proxied.response, body: undefined } } : {}) } } : {}),
   };
 }

@@ -6,7 +6,7 @@ import type { CatalogueEntry } from "./scenario-groups.ts";
 import { CodeBlock, CopyButton, Tabs } from "./widgets.tsx";
 
 export interface SessionPageProps {
-  session: { id: string; scenario: string; params: Record<string, unknown>; createdAt: string };
+  session: { id: string; scenario: string; params: Record<string, unknown>; createdAt: string; upstream?: { url: string; forwardAuthorization: boolean } };
   mcpUrl: string;
   origin: string;
   scenarios: readonly CatalogueEntry[];
@@ -83,6 +83,16 @@ export function SessionPage({ session, mcpUrl, origin, scenarios, hasEntries }: 
             <code id="mcp-url">{mcpUrl}</code>
             <CopyButton text={mcpUrl} what="the MCP URL" />
           </div>
+          {session.upstream ? (
+            <div class="mcp-url" data-role="upstream">
+              <span class="label">Upstream</span>
+              <code>{session.upstream.url}</code>
+              <span class="muted small-text">
+                proxy mode: requests go to this server and the scenario's faults apply on the way; Authorization is{" "}
+                {session.upstream.forwardAuthorization ? "forwarded" : "not forwarded"}
+              </span>
+            </div>
+          ) : null}
         </section>
 
         <details class="panel connect" open={!hasEntries}>

@@ -25,6 +25,32 @@ export const SseEventSchema = z.object({
   retry: z.number().int().optional(),
 });
 
+/**
+ * Proxy mode (src/proxy/): the upstream's side of an exchange. `mode` says how the answer came about: `forward` (the
+ * upstream's answer, unchanged), `replace` (a fault answered; the upstream was not called) or `alter` (the upstream's
+ * answer, changed by the fault). The request body sent upstream is the client's, unchanged; the upstream's body is
+ * kept when it differs from what the client got (alter), with the classifier's verdict on it beside the entry's.
+ */
+export const ProxiedEntrySchema = z.object({
+  upstream: z.string(),
+  mode: z.enum(["forward", "replace", "alter"]),
+  request: z.object({ headers: z.record(z.string(), z.string()) }).optional(),
+  response: z
+    .object({
+      status: z.number().int(),
+      headers: z.record(z.string(), z.string()),
+      body: CapturedBodySchema.optional(),
+    })
+    .optional(),
+  /** Why the upstream gave no answer (unreachable, or silent until the deadline). */
+  error: z.string().optional(),
+  note: z.string().optional(),
+  verdict: VerdictSchema.optional(),
+  /** tools/call: the called tool's annotations as the upstream's own tools/list declares them (src/proxy/tools.ts). */
+  tool: z.object({ name: z.string(), annotations: z.record(z.string(), z.unknown()).optional() }).optional(),
+});
+export type ProxiedEntry = z.infer<typeof ProxiedEntrySchema>;
+
 /** One exchange on a session's MCP endpoint, as journalled. */
 export const JournalEntrySchema = z.object({
   seq: z.number().int().positive(),
@@ -68,6 +94,8 @@ export const JournalEntrySchema = z.object({
   retryOf: z.number().int().positive().optional(),
   /** Where that retry came from, as the wire reads (src/checks/retry-origin.ts). */
   retryOrigin: RetryOriginSchema.optional(),
+  /** Set on the entries of a session with an upstream. */
+  proxied: ProxiedEntrySchema.optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 export type NewJournalEntry = Omit<JournalEntry, "seq">;

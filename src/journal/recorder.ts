@@ -2,7 +2,7 @@ import { classify, parseSse } from "../classify/index.ts";
 import type { Verdict } from "../classify/index.ts";
 import type { Facts, Handled } from "../mcp/facts.ts";
 import { capture, cut, drain } from "./capture.ts";
-import type { JournalEntry, NewJournalEntry } from "./entry.ts";
+import type { JournalEntry, NewJournalEntry, ProxiedEntry } from "./entry.ts";
 import { headerRecord, redactHeaders } from "./redact.ts";
 import { redactCapability } from "../access/capability.ts";
 
@@ -75,11 +75,34 @@ export function journalled(request: Request, handled: Handled, options: Recorder
         scenario: options.scenario,
         ...(verdict ? { verdict } : {}),
         ...(handled.effects ? { effects: handled.effects() } : {}),
+        ...(handled.proxied ? { proxied: proxiedEntry(await handled.proxied(), facts, requestHeaders, options.bodyCap, finished) } : {}),
       });
     })().catch((error) => console.error("journal failed", error)),
   );
 
   return new Response(clientBranch, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * Proxy mode: the upstream's side, its headers redacted like the client's, and its own body and verdict when a fault
+ * changed what the client received.
+ */
+function proxiedEntry(
+  side: { entry: ProxiedEntry; body?: { text: string; bytes: number } },
+  facts: Facts | undefined,
+  requestHeaders: Record<string, string>,
+  bodyCap: number,
+  now: number,
+): ProxiedEntry {
+  const { entry, body } = side;
+  const response = entry.response;
+  const verdict = response && body ? judge("POST", facts, requestHeaders, { status: response.status, headers: response.headers, body: body.text }, now) : undefined;
+  return {
+    ...entry,
+    ...(entry.request ? { request: { headers: redactHeaders(entry.request.headers) } } : {}),
+    ...(response ? { response: { ...response, headers: redactHeaders(response.headers), ...(body ? { body: capture(body.text, body.bytes, bodyCap) } : {}) } } : {}),
+    ...(verdict ? { verdict } : {}),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Decision } from "../faults/schema.ts";
-import type { Effects } from "../journal/entry.ts";
+import type { Effects, ProxiedEntry } from "../journal/entry.ts";
 import type { RequestFacts } from "../scenario.ts";
 import type { Deadline } from "./deadline.ts";
 import { isRecord, type IncomingMessage, type RequestId } from "./jsonrpc.ts";
@@ -56,6 +56,8 @@ export interface Handled {
   deadline?: Deadline;
   /** tools/call only: whether the tool ran, read when the exchange is journalled (after its body ended). */
   effects?: () => Effects;
+  /** Proxy mode: the upstream's side, read when the exchange is journalled (src/proxy/journal.ts). */
+  proxied?: () => Promise<{ entry: ProxiedEntry; body?: { text: string; bytes: number } }>;
 }
 
 /** The journal's summary of a parsed body; a body that is not a valid message is still described as far as it goes. */

@@ -23,6 +23,7 @@ import { z } from "zod";
 import type { Decision } from "../faults/schema.ts";
 import { isTransportFault } from "../faults/schema.ts";
 import { perform, type PerformInput } from "../faults/perform.ts";
+import { proxyMcp } from "../proxy/handle.ts";
 import { handlerAnswer } from "./answer.ts";
 import { BASE_TOOLS } from "./base-tools.ts";
 import type { Effects } from "../journal/entry.ts";
@@ -41,6 +42,10 @@ import { jsonResponse } from "./wire.ts";
  * public origin behind a reverse proxy); by default the origin the request came to.
  */
 export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline, origin = new URL(request.url).origin): Promise<Handled> {
+  if (active.upstream) {
+    const proxy = { session, active, deadline, origin, decide: (message: MessageFacts) => decideFault(message, false, session, active) };
+    return proxyMcp(request, active.upstream, { ...proxy, resume: (h) => resumed(h, session), keepForResume: (id, kept, facts) => session.keepForResume(id, resumable(kept, facts)) });
+  }
   const headers = lowerHeaders(request.headers);
   if (request.method === "GET") return resume(headers, session);
   if (request.method === "DELETE") return { response: endMcpSession(headers, session) };
@@ -187,9 +192,14 @@ function resumable(message: Record<string, unknown>, facts: Facts & { message: M
  * the call's facts (no body was read: `text` stays empty), so the journal and the classifier treat it as the call's.
  */
 function resume(headers: Record<string, string>, session: SessionRuntime): Handled {
+  return resumed(headers, session) ?? { response: methodNotAllowed() };
+}
+
+/** The resumption a Last-Event-ID names, or undefined when none was kept under it. */
+function resumed(headers: Record<string, string>, session: SessionRuntime): Handled | undefined {
   const lastEventId = headers["last-event-id"];
   const kept = ResumableSchema.safeParse(lastEventId ? session.takeResumed(lastEventId) : undefined);
-  if (!kept.success) return { response: methodNotAllowed() };
+  if (!kept.success) return undefined;
   const { message, call } = kept.data;
   const response = new Response(sseEvent(message, { id: `${lastEventId}-resumed` }), { status: 200, headers: SSE_HEADERS });
   return { response, facts: { text: "", body: undefined, headers, rpc: call.rpc, era: call.era, ...(call.protocolVersion ? { protocolVersion: call.protocolVersion } : {}) } };

@@ -1,9 +1,13 @@
+import type { UpstreamConfig } from "../proxy/config.ts";
+
 /** A session's selection, as stored and as returned by the API (without the URL). */
 export interface SessionRecord {
   id: string;
   scenario: string;
   params: Record<string, unknown>;
   createdAt: string;
+  /** Proxy mode: the real MCP server the session forwards to, checked against FAULTLINE_UPSTREAMS at creation. */
+  upstream?: UpstreamConfig;
 }
 
 export interface SessionView extends SessionRecord {

@@ -164,7 +164,7 @@ export class SessionObject extends DurableObject<Env> {
     }
     const scenario = findScenario(record.scenario);
     if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
-    const handled = await handleMcp(request, this.live, { scenario, params: record.params }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
+    const handled = await handleMcp(request, this.live, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}) }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
     return journalled(request, handled, {
       started,
       scenario: scenario.id,

@@ -28,10 +28,10 @@ test("capnpText escapes quotes, backslashes and control characters and keeps UTF
   assert.equal(capnpText("café ✓"), '"café ✓"');
 });
 
-test("the served Worker's only outbound service is a network that allows no address", () => {
-  const lines = code(BASE);
-  assert.ok(lines.includes('  globalOutbound = "no-network",'), lines.join("\n"));
-  assert.ok(lines.includes('    (name = "no-network", network = (allow = [])),'), lines.join("\n"));
+test("with no upstream allowed (FAULTLINE_UPSTREAMS=none), the served Worker's only outbound service is a network that allows no address", () => {
+  const lines = code({ ...BASE, vars: { ...BASE.vars, FAULTLINE_UPSTREAMS: "none" } });
+  assert.ok(lines.includes('  globalOutbound = "upstreams",'), lines.join("\n"));
+  assert.ok(lines.includes('    (name = "upstreams", network = (allow = [])),'), lines.join("\n"));
   // No other network or external service is declared, so nothing else can be bound to reach out.
   assert.equal(lines.filter((line) => /network =|external =/.test(line)).length, 1);
 });

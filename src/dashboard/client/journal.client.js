@@ -34,6 +34,7 @@ export function journalRow(entry) {
       http && http !== "POST" ? h("span", { class: "tag", text: http }) : null,
       h("span", { class: "mono method", text: method }),
       tool ? h("span", { class: "mono tool", text: tool }) : null,
+      entry.proxied ? h("span", { class: "tag proxied", text: "proxied", title: `${entry.proxied.mode}: ${entry.proxied.upstream}` }) : null,
     ),
     h("td", { class: `num mono status ${statusClass(status)}`, text: status ?? "" }),
     h("td", {}, outcomeBadge(entry.verdict?.outcome)),

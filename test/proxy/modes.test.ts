@@ -1,0 +1,72 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { FaultSchema, proxyModeOf, type Fault, type FaultInput } from "../../src/faults/schema.ts";
+import { perform } from "../../src/faults/perform.ts";
+import { Deadline } from "../../src/mcp/deadline.ts";
+
+// Every fault kind's proxy mode against what perform really does: `alter` exactly when the fault reads the answer
+// (the upstream is called), `replace` when it never does (the upstream is not called).
+
+/** One fault per kind, and per variant where the variant changes what the fault needs. */
+const SAMPLES: FaultInput[] = [
+  { kind: "http_status", status: 503 },
+  { kind: "jsonrpc_error", code: -32603 },
+  { kind: "tool_error" },
+  { kind: "respond_sse" },
+  { kind: "delay", ms: 0 },
+  { kind: "stall_stream", ms: 0 },
+  { kind: "drip", chunkBytes: 4096, intervalMs: 1 },
+  { kind: "hang", ms: 0, keepAliveMs: 10 },
+  { kind: "cut_stream" },
+  { kind: "cut_stream", priming: true },
+  ...(["invalid_json", "truncated_json", "wrong_content_type", "html_page"] as const).map((variant) => ({ kind: "malformed" as const, variant })),
+  ...(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"] as const).map((variant) => ({ kind: "envelope" as const, variant })),
+  ...(["content_not_array", "unknown_result_type", "missing_result_type"] as const).map((variant) => ({ kind: "bad_result" as const, variant })),
+  { kind: "unauthorized" },
+  { kind: "insufficient_scope" },
+  { kind: "rate_limited" },
+  { kind: "session_expired" },
+  { kind: "unsupported_version" },
+];
+
+/** Performs the fault on a tools/call in `era` and reads the whole response; true when the answer was asked for. */
+async function readsAnswer(fault: Fault, era: "modern" | "legacy", stream: boolean): Promise<boolean> {
+  let asked = 0;
+  const pending: Promise<unknown>[] = [];
+  const response = await perform(fault, {
+    era,
+    requestId: 7,
+    stream,
+    answer: async () => {
+      asked++;
+      return { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "real answer" }] } };
+    },
+    origin: "http://127.0.0.1:1",
+    waitUntil: (promise) => void pending.push(promise),
+    deadline: new Deadline(Date.now(), 60),
+    keepForResume: () => undefined,
+  });
+  await response.text();
+  await Promise.all(pending);
+  return asked > 0;
+}
+
+test("every fault kind has a sample here, so a new kind cannot go without a proxy mode test", () => {
+  const kinds = new Set(FaultSchema.options.map((option) => option.shape.kind.value));
+  const sampled = new Set(SAMPLES.map((s) => s.kind));
+  assert.deepEqual([...kinds].filter((k) => !sampled.has(k)), []);
+});
+
+for (const sample of SAMPLES) {
+  const fault = FaultSchema.parse(sample);
+  const mode = proxyModeOf(fault);
+  const label = "variant" in fault ? `${fault.kind} (${fault.variant})` : "priming" in fault && fault.priming ? `${fault.kind} (priming)` : fault.kind;
+  test(`${label} is declared ${mode}, and perform ${mode === "alter" ? "reads" : "never reads"} the answer in both eras, on JSON and on SSE`, async () => {
+    assert.notEqual(mode, "unsupported");
+    for (const era of ["modern", "legacy"] as const) {
+      for (const stream of [false, true]) {
+        assert.equal(await readsAnswer(fault, era, stream), mode === "alter", `${era}, ${stream ? "SSE" : "JSON"}`);
+      }
+    }
+  });
+}
