@@ -1,3 +1,4 @@
+import type { BearerFacts } from "../oauth/bearer.ts";
 import type { Scenario } from "../scenario.ts";
 import type { RequestId } from "./jsonrpc.ts";
 import type { LogLevel } from "./tool.ts";
@@ -23,6 +24,8 @@ export type ListChange = { list: "tools" | "prompts" };
 export interface ActiveScenario {
   scenario: Scenario;
   params: Record<string, unknown>;
+  /** The request's bearer token as an auth scenario may know it (src/oauth/bearer.ts). */
+  bearer?: BearerFacts;
 }
 
 /** What the MCP endpoint needs from the session's Durable Object; one object per session, not per request. */

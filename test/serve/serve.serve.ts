@@ -179,11 +179,12 @@ test("FAULTLINE_PUBLIC_URL drives the URLs npm run serve prints and returns, and
     const created = await fetch(`${publicServer.url}/api/sessions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ scenario: "baseline", id: "behind-proxy" }),
+      body: JSON.stringify({ scenario: "auth.unauthorized", id: "behind-proxy" }),
     });
     assert.equal(((await created.json()) as Record<string, unknown>).mcpUrl, "https://faultline.example.test/s/behind-proxy/mcp");
     const metadata = (await (await fetch(`${publicServer.url}/.well-known/oauth-protected-resource/s/behind-proxy/mcp`)).json()) as Record<string, unknown>;
     assert.equal(metadata.resource, "https://faultline.example.test/s/behind-proxy/mcp");
+    assert.deepEqual(metadata.authorization_servers, ["https://faultline.example.test/s/behind-proxy/oauth"]);
     assert.match(await (await fetch(`${publicServer.url}/sessions/behind-proxy`)).text(), /https:\/\/faultline\.example\.test\/s\/behind-proxy\/mcp/);
     // ALLOWED_HOSTS from the environment replaced wrangler.toml's empty list: the public name is served, others are not.
     assert.notEqual(await getWithHost(`${publicServer.url}/mcp`, "faultline.example.test"), 403);
