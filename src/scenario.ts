@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Decision } from "./faults/schema.ts";
-import type { BearerFacts } from "./oauth/bearer.ts";
+import type { BearerFacts } from "./oauth/bearer-facts.ts";
 import type { Era } from "./mcp/versions.ts";
 import type { ToolDefinition } from "./mcp/tool.ts";
 import type { Handler } from "./mcp/dispatch.ts";

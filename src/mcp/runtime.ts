@@ -1,4 +1,4 @@
-import type { BearerFacts } from "../oauth/bearer.ts";
+import type { BearerFacts } from "../oauth/bearer-facts.ts";
 import type { Scenario } from "../scenario.ts";
 import type { RequestId } from "./jsonrpc.ts";
 import type { LogLevel } from "./tool.ts";

@@ -1,6 +1,7 @@
 import { publicOrigin } from "../public-origin.ts";
 import type { SessionRecord } from "../session/record.ts";
-import { type BearerFacts, bearerFacts } from "./bearer.ts";
+import type { BearerFacts } from "./bearer-facts.ts";
+import { bearerFacts } from "./bearer.ts";
 import { mountOfMcpPath, resourceOf } from "./mount.ts";
 import { type OAuthEndpoint, serveOAuth } from "./server.ts";
 import { oauthSettings } from "./settings.ts";
