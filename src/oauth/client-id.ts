@@ -59,9 +59,12 @@ export async function fetchClientDocument(clientId: string, fetcher: typeof fetc
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     return { problem: timedOut ? `the client metadata document did not arrive within ${CLIENT_DOCUMENT_TIMEOUT_MS / 1000} s` : "the client metadata document could not be fetched" };
   }
-  if (response.status >= 300 && response.status < 400) {
+  // A fetch that followed a redirect anyway is refused as one where it says so. The local runtime's outbound fetch
+  // (wrangler's test harness) follows it silently; the client_id check below still refuses the document it reaches.
+  const moved = response.redirected || (response.url !== "" && response.url !== clientId);
+  if (moved || (response.status >= 300 && response.status < 400)) {
     await response.body?.cancel();
-    return { problem: `the client metadata document answered a redirect (${response.status}); redirects are not followed` };
+    return { problem: `the client metadata document answered a redirect${moved ? "" : ` (${response.status})`}; redirects are not followed` };
   }
   if (response.status !== 200) {
     await response.body?.cancel();
