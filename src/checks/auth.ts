@@ -1,5 +1,5 @@
 import { parseChallenges } from "../classify/index.ts";
-import type { GrantEvent } from "../oauth/store.ts";
+import type { GrantEvent } from "../oauth/records.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { type Exchange, label } from "./exchange.ts";
 

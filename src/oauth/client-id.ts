@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isAllowedOrigin, isLoopback, type AccessVars } from "../access/allowlist.ts";
 import { readCapped } from "../read-body.ts";
-import type { ClientRow } from "./store.ts";
+import type { ClientRow } from "./records.ts";
 import { firstIssue } from "./wire.ts";
 
 /** A Client ID Metadata Document is read whole up to this size, and not at all past it. */

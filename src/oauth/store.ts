@@ -1,4 +1,7 @@
 import { hmacHex } from "../checks/digest.ts";
+import type { ClientRow, GrantEvent } from "./records.ts";
+
+export type { ClientRow, GrantEvent };
 
 /**
  * One session's authorization server state, in the session's SQLite. Codes and tokens are stored under an HMAC of
@@ -23,12 +26,6 @@ export const MAX_CLIENTS = 200;
 /** Token-endpoint events kept for the checks. */
 export const MAX_EVENTS = 500;
 
-export interface ClientRow {
-  clientId: string;
-  redirectUris: string[];
-  clientName?: string;
-  via: "cimd" | "dcr";
-}
 
 export interface CodeRow {
   clientId: string;
@@ -52,14 +49,6 @@ export interface TokenRow {
   family: string;
 }
 
-/** One answered token request, as the checks read it. */
-export interface GrantEvent {
-  at: number;
-  grantType: string;
-  scope: string;
-  /** "issued", or the OAuth error code of the refusal. */
-  outcome: string;
-}
 
 /** A random secret of `bytes` bytes, base64url without padding, after a readable prefix. */
 export function secret(prefix: string, bytes = 32): string {

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { authChecks, MAX_AUTH_ATTEMPTS } from "../../src/checks/auth.ts";
 import { timeline } from "../../src/checks/exchange.ts";
-import type { GrantEvent } from "../../src/oauth/store.ts";
+import type { GrantEvent } from "../../src/oauth/records.ts";
 import { entry, T0 } from "../checks/entries.ts";
 
 // The auth checks over hand-built journals and token-endpoint events: each reading, and each way it can go wrong.

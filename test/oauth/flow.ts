@@ -69,5 +69,5 @@ export async function tokensFor(mcpUrl: string, scope?: string) {
   const { issuer, clientId, verifier, code } = await codeFor(mcpUrl, scope);
   const { status, body } = await tokenRequest(issuer, { grant_type: "authorization_code", code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource: mcpUrl });
   if (status !== 200) throw new Error(`token gave ${status}: ${JSON.stringify(body)}`);
-  return { issuer, clientId, ...(body as { access_token: string; refresh_token: string; scope: string }) };
+  return { issuer, clientId, ...(body as { access_token: string; token_type: string; refresh_token: string; scope: string }) };
 }
