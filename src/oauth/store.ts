@@ -146,10 +146,6 @@ export class OAuthStore {
     this.sql.exec("UPDATE oauth_tokens SET revoked = 1 WHERE family = ?", family);
   }
 
-  /** Expires an access token now (a scenario's schedule); it stays expired. */
-  expire(key: string, now: number): void {
-    this.sql.exec("UPDATE oauth_tokens SET expires_at = MIN(expires_at, ?) WHERE key = ? AND kind = 'access'", now, key);
-  }
 
   /** Drops codes and tokens that can no longer be used, so storage holds only live grants. */
   prune(now: number): void {
