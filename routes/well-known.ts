@@ -1,33 +1,31 @@
 import { Hono } from "hono";
-import { publicOrigin } from "../src/public-origin.ts";
+import { oauthCors, toSession } from "./oauth.ts";
 
-/** Scopes named in the auth scenarios' challenges by default. */
-const SCOPES = ["faultline:read", "faultline:write"];
+type Env_ = { Bindings: Env };
 
 /**
- * OAuth 2.0 Protected Resource Metadata (RFC 9728), so the resource_metadata URL in the auth scenarios' 401 and 403
- * challenges resolves. `resource` MUST equal the identifier the well-known URL was built from (RFC 9728 §3.3): the
- * origin for the root document, origin + path for the path-suffixed form clients try first (§3.1).
- * Faultline runs no authorization server: the one listed is under the reserved .invalid name (RFC 2606), so a
- * client's discovery fails there, visibly, rather than at a look-alike.
+ * Discovery. Each session that runs an authorization server (an auth.* scenario, authorizationServer "builtin")
+ * serves, for its MCP URL `{origin}{prefix}/mcp` and its issuer `{origin}{prefix}/oauth` (prefix `/s/{seg}`, or none
+ * for the default session's `/mcp`):
+ * - RFC 9728 §3.1 Protected Resource Metadata, the well-known name inserted before the resource's path;
+ * - RFC 8414 §3.1 Authorization Server Metadata, likewise inserted before the issuer's path, and the two OpenID
+ *   Connect Discovery forms 2025-11-25 clients also try (inserted, and appended to the issuer).
+ * Every other session answers 404: there is no authorization server to find, and none is invented.
  */
-function metadata(resource: string) {
-  return {
-    resource,
-    authorization_servers: ["https://auth.faultline.invalid"],
-    scopes_supported: SCOPES,
-    bearer_methods_supported: ["header"],
-    resource_name: "Faultline (fault-injecting MCP server)",
-  };
+export const wellKnownRoutes = new Hono<Env_>();
+wellKnownRoutes.use("/.well-known/*", oauthCors);
+wellKnownRoutes.use("/oauth/.well-known/*", oauthCors);
+wellKnownRoutes.use("/s/:seg/oauth/.well-known/*", oauthCors);
+
+wellKnownRoutes.get("/.well-known/oauth-protected-resource", (c) =>
+  c.json({ error: { code: "not_found", message: "No resource lives at the origin: each MCP URL has its own metadata, at /.well-known/oauth-protected-resource/s/{id}/mcp (or …/mcp for the default session)" } }, 404),
+);
+wellKnownRoutes.get("/.well-known/oauth-protected-resource/mcp", (c) => toSession(c, undefined, "resource-metadata"));
+wellKnownRoutes.get("/.well-known/oauth-protected-resource/s/:seg/mcp", (c) => toSession(c, c.req.param("seg"), "resource-metadata"));
+
+for (const name of ["oauth-authorization-server", "openid-configuration"]) {
+  wellKnownRoutes.get(`/.well-known/${name}/oauth`, (c) => toSession(c, undefined, "server-metadata"));
+  wellKnownRoutes.get(`/.well-known/${name}/s/:seg/oauth`, (c) => toSession(c, c.req.param("seg"), "server-metadata"));
 }
-
-// Public metadata: browser-based clients (e.g. the MCP Inspector) fetch it cross-origin.
-const HEADERS = { "access-control-allow-origin": "*", "cache-control": "public, max-age=300" };
-
-/** GET /.well-known/oauth-protected-resource[/<resource path>]. Mount at "/". */
-export const wellKnownRoutes = new Hono<{ Bindings: { FAULTLINE_PUBLIC_URL?: string } }>()
-  .get("/.well-known/oauth-protected-resource", (c) => c.json(metadata(publicOrigin(c.req.raw, c.env)), 200, HEADERS))
-  .get("/.well-known/oauth-protected-resource/*", (c) => {
-    const path = new URL(c.req.url).pathname.slice("/.well-known/oauth-protected-resource".length);
-    return c.json(metadata(`${publicOrigin(c.req.raw, c.env)}${path}`), 200, HEADERS);
-  });
+wellKnownRoutes.get("/oauth/.well-known/openid-configuration", (c) => toSession(c, undefined, "server-metadata"));
+wellKnownRoutes.get("/s/:seg/oauth/.well-known/openid-configuration", (c) => toSession(c, c.req.param("seg"), "server-metadata"));

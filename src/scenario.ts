@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Decision } from "./faults/schema.ts";
+import type { BearerFacts } from "./oauth/bearer-facts.ts";
 import type { Era } from "./mcp/versions.ts";
 import type { ToolDefinition } from "./mcp/tool.ts";
 import type { Handler } from "./mcp/dispatch.ts";
@@ -20,6 +21,8 @@ export interface RequestFacts {
   mcpSessionId?: string;
   /** The version an `initialize` asked for, before negotiation picked `protocolVersion`. */
   requestedVersion?: string;
+  /** Auth scenarios: what the session's authorization server knows of the bearer token (never the token). */
+  bearer?: BearerFacts;
 }
 
 /** Counts, including the current request, kept atomically by the session's Durable Object. */

@@ -6,6 +6,7 @@ import { openStream, primingEvent, sseComment, sseEvent, SSE_HEADERS, type Strea
 import type { Era } from "../mcp/versions.ts";
 import { JSON_HEADERS, jsonResponse } from "../mcp/wire.ts";
 import { sleep } from "../sleep.ts";
+import { resourceMetadataUrl } from "../oauth/mount.ts";
 
 type Message = Record<string, unknown>;
 
@@ -31,6 +32,8 @@ export interface PerformInput {
   keepForResume?: (eventId: string, message: Message) => void;
   /** Base URL used in WWW-Authenticate resource_metadata. */
   origin: string;
+  /** The path of the MCP endpoint the request came to: resource_metadata names that resource's metadata (RFC 9728 §3.1). */
+  mcpPath?: string;
   /** Keeps the worker alive for work that continues after the response started. */
   waitUntil: (promise: Promise<unknown>) => void;
   /** When the response must have ended (FAULTLINE_MAX_RESPONSE_SECONDS). */
@@ -47,7 +50,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
     case "rate_limited":
       return statusResponse(429, fault.body, input, fault.retryAfter);
     case "unauthorized": {
-      const params = [`resource_metadata="${input.origin}/.well-known/oauth-protected-resource"`];
+      const params = [`resource_metadata="${resourceMetadataUrl(input.origin, input.mcpPath ?? "/mcp")}"`];
       if (fault.error) params.unshift(`error="${fault.error}"`);
       if (fault.scope) params.push(`scope="${fault.scope}"`);
       return jsonResponse(401, errorMessage(input.requestId, ErrorCode.InvalidRequest, "Unauthorized: a valid bearer token is required"), {
@@ -56,7 +59,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
     }
     case "insufficient_scope":
       return jsonResponse(403, errorMessage(input.requestId, ErrorCode.InvalidRequest, "Forbidden: insufficient scope"), {
-        "www-authenticate": `Bearer error="insufficient_scope", scope="${fault.scope}", resource_metadata="${input.origin}/.well-known/oauth-protected-resource", error_description="This call needs the ${fault.scope} scope"`,
+        "www-authenticate": `Bearer error="insufficient_scope", scope="${fault.scope}", resource_metadata="${resourceMetadataUrl(input.origin, input.mcpPath ?? "/mcp")}", error_description="This call needs the ${fault.scope} scope"`,
       });
     case "session_expired":
       return jsonResponse(404, errorMessage(input.requestId, ErrorCode.InvalidRequest, "Session not found: the Mcp-Session-Id has expired"));

@@ -81,7 +81,7 @@ function decideFault(message: MessageFacts, rejected: boolean, session: SessionR
   const counts = session.countRequest({ method: facts.method, ...(tool ? { tool } : {}), ...(mcpSessionId ? { mcpSessionId } : {}) });
   const decision = active.scenario.decide?.({
     params: active.params,
-    request: facts,
+    request: active.bearer ? { ...facts, bearer: active.bearer } : facts,
     counters: { ...counts, count: (key) => session.count(`scenario:${key}`) },
     now: session.now(),
   });
@@ -118,6 +118,7 @@ async function respond(
     stream: false,
     answer: async () => undefined,
     origin: context.origin,
+    mcpPath: new URL(context.request.url).pathname,
     keepForResume: (eventId, kept) => context.session.keepForResume(eventId, resumable(kept, facts)),
     waitUntil: (promise) => context.session.waitUntil(promise),
     deadline: context.deadline,

@@ -1,4 +1,5 @@
 import type { UpstreamConfig } from "../proxy/config.ts";
+import type { BearerFacts } from "../oauth/bearer-facts.ts";
 import type { Scenario } from "../scenario.ts";
 import type { RequestId } from "./jsonrpc.ts";
 import type { LogLevel } from "./tool.ts";
@@ -26,6 +27,8 @@ export interface ActiveScenario {
   params: Record<string, unknown>;
   /** Proxy mode: the real MCP server this session forwards to (src/proxy/). */
   upstream?: UpstreamConfig;
+  /** The request's bearer token as an auth scenario may know it (src/oauth/bearer.ts). */
+  bearer?: BearerFacts;
 }
 
 /** What the MCP endpoint needs from the session's Durable Object; one object per session, not per request. */

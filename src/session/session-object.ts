@@ -18,6 +18,9 @@ import { redactNames } from "../journal/redact.ts";
 import { type Check, FAMILIES } from "../checks/index.ts";
 import { timeline } from "../checks/exchange.ts";
 import type { SlimEntry } from "../checks/slim.ts";
+import { authChecks } from "../checks/auth.ts";
+import type { OAuthEndpoint } from "../oauth/server.ts";
+import { serveSessionOAuth, sessionBearer, sessionGrantEvents } from "../oauth/session.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -164,7 +167,8 @@ export class SessionObject extends DurableObject<Env> {
     }
     const scenario = findScenario(record.scenario);
     if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
-    const handled = await handleMcp(request, this.live, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}) }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
+    const bearer = sessionBearer(request, record, this.sql, this.env);
+    const handled = await handleMcp(request, this.live, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}), ...(bearer ? { bearer } : {}) }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
     return journalled(request, handled, {
       started,
       scenario: scenario.id,
@@ -178,6 +182,11 @@ export class SessionObject extends DurableObject<Env> {
       },
       waitUntil: (promise) => this.ctx.waitUntil(promise),
     });
+  }
+
+  /** The session's OAuth authorization server and protected-resource metadata (src/oauth/). */
+  oauth(request: Request, endpoint: OAuthEndpoint, prefix: string): Promise<Response> {
+    return serveSessionOAuth(request, endpoint, prefix, this.record(), this.sql, this.env);
   }
 
   /**
@@ -222,6 +231,7 @@ export class SessionObject extends DurableObject<Env> {
       checks.push(...family(all));
       await yieldThread();
     }
+    checks.push(...authChecks(all, sessionGrantEvents(this.sql, record, all[0]?.start ?? Date.now())));
     return { scenario: record.scenario, checks };
   }
 }

@@ -4,7 +4,7 @@ import type { IndexEntry } from "./session-index.ts";
 import type { SessionRecord } from "./record.ts";
 import type { Remote } from "./remote.ts";
 
-type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "checks" | "journalStream">>;
+type SessionApi = Remote<Pick<SessionObject, "create" | "view" | "setScenario" | "reset" | "erase" | "fetch" | "journalPage" | "checks" | "journalStream" | "oauth">>;
 
 /** The Durable Object stubs the routes talk to: one per session, and the session index. */
 export function sessionStub(env: Env, id: string): SessionApi {

@@ -71,17 +71,8 @@ test("GET /assets/ of a name that is not an asset gets 404", async () => {
   await res.arrayBuffer();
 });
 
-test("the Protected Resource Metadata at the origin names the origin as its resource (RFC 9728 §3.3)", async () => {
-  const body = await json(await request("https://faultline.localhost/.well-known/oauth-protected-resource"), 200);
-  assert.equal(body.resource, "https://faultline.localhost");
-  assert.ok(Array.isArray(body.authorization_servers) && body.authorization_servers.length === 1);
-  assert.deepEqual(body.bearer_methods_supported, ["header"]);
-  assert.ok(body.scopes_supported.includes("faultline:write"));
-});
-
-test("the path-suffixed Protected Resource Metadata names the MCP endpoint as its resource (RFC 9728 §3.1)", async () => {
-  const res = await request("https://faultline.localhost/.well-known/oauth-protected-resource/s/abc/mcp");
-  const body = await json(res, 200);
-  assert.equal(body.resource, "https://faultline.localhost/s/abc/mcp");
-  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+test("no Protected Resource Metadata is served at the origin: each MCP URL has its own (RFC 9728 §3.1), see test/oauth/", async () => {
+  const body = await json(await request("https://faultline.localhost/.well-known/oauth-protected-resource"), 404);
+  assert.equal(body.error.code, "not_found");
+  assert.match(body.error.message, /oauth-protected-resource\/s\/\{id\}\/mcp/);
 });

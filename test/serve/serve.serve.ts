@@ -185,13 +185,14 @@ test("FAULTLINE_PUBLIC_URL drives the URLs npm run serve prints and returns, and
     const created = await fetch(`${publicServer.url}/api/sessions`, {
       method: "POST",
       headers: { "content-type": "application/json", ...auth },
-      body: JSON.stringify({ scenario: "baseline", id: "behind-proxy" }),
+      body: JSON.stringify({ scenario: "auth.unauthorized", id: "behind-proxy" }),
     });
     const mcpUrl = String(((await created.json()) as Record<string, unknown>).mcpUrl);
     assert.match(mcpUrl, capability("behind-proxy"));
     const path = new URL(mcpUrl).pathname;
     const metadata = (await (await fetch(`${publicServer.url}/.well-known/oauth-protected-resource${path}`)).json()) as Record<string, unknown>;
     assert.equal(metadata.resource, mcpUrl);
+    assert.deepEqual(metadata.authorization_servers, [mcpUrl.replace(/\/mcp$/, "/oauth")]);
     assert.ok((await (await fetch(`${publicServer.url}/sessions/behind-proxy`, { headers: auth })).text()).includes(mcpUrl));
     // ALLOWED_HOSTS from the environment replaced wrangler.toml's empty list: the public name is served, others are not.
     assert.notEqual(await getWithHost(`${publicServer.url}/mcp`, "faultline.example.test"), 403);

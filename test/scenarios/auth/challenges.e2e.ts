@@ -3,15 +3,19 @@ import assert from "node:assert/strict";
 import { createSession, legacySession, useServer } from "../../helpers/server.ts";
 import { modern, call, legacy, initialize, toolText, challenge, type Json } from "../../helpers/seen.ts";
 
-// auth.unauthorized, auth.insufficient_scope and auth.token_expiry: the challenges a client sees, in both eras.
+// auth.unauthorized, auth.insufficient_scope and auth.token_expiry: the challenges a client sees, in both eras, with
+// authorizationServer "none" (any token passes). The builtin authorization server is tested under test/oauth/.
 const server = useServer();
+const NONE = { authorizationServer: "none" };
+/** RFC 9728 §3.1: the metadata URL of an MCP URL, the well-known name inserted before its path. */
+const metadataUrl = (mcpUrl: string) => `${server.url}/.well-known/oauth-protected-resource${new URL(mcpUrl).pathname}`;
 
 test("auth.unauthorized answers a request without a bearer token with 401 and a resource_metadata challenge", async () => {
-  const { mcpUrl } = await createSession(server, "auth.unauthorized", { scope: "faultline:read" });
+  const { mcpUrl } = await createSession(server, "auth.unauthorized", { scope: "faultline:read", ...NONE });
   const seen = await modern(mcpUrl, 1, "tools/list");
   assert.equal(seen.status, 401);
   const params = challenge(seen);
-  assert.equal(params.resource_metadata, `${server.url}/.well-known/oauth-protected-resource`);
+  assert.equal(params.resource_metadata, metadataUrl(mcpUrl));
   assert.equal(params.scope, "faultline:read");
   assert.equal(params.error, undefined, "RFC 6750 §3.1: no error code when the request carried no credentials");
   assert.equal(seen.verdict.outcome, "HTTP_ERROR");
@@ -19,14 +23,14 @@ test("auth.unauthorized answers a request without a bearer token with 401 and a 
 });
 
 test("auth.unauthorized lets a request with any bearer token through", async () => {
-  const { mcpUrl } = await createSession(server, "auth.unauthorized");
+  const { mcpUrl } = await createSession(server, "auth.unauthorized", NONE);
   const seen = await modern(mcpUrl, 1, "tools/call", call("echo", { text: "hi" }), { headers: { authorization: "Bearer anything-goes" } });
   assert.equal(seen.status, 200, seen.text);
   assert.equal(toolText(seen), "hi");
 });
 
 test("auth.unauthorized refuses a legacy initialize without a token and accepts one with a token", async () => {
-  const { mcpUrl } = await createSession(server, "auth.unauthorized");
+  const { mcpUrl } = await createSession(server, "auth.unauthorized", NONE);
   const refused = await initialize(mcpUrl);
   assert.equal(refused.status, 401);
   assert.equal(refused.headers.get("mcp-session-id"), null);
@@ -38,46 +42,42 @@ test("auth.unauthorized refuses a legacy initialize without a token and accepts 
 });
 
 test("auth.unauthorized with when=always refuses a bearer token with error=invalid_token", async () => {
-  const { mcpUrl } = await createSession(server, "auth.unauthorized", { when: "always" });
+  const { mcpUrl } = await createSession(server, "auth.unauthorized", { when: "always", ...NONE });
   const seen = await modern(mcpUrl, 1, "tools/list", {}, { headers: { authorization: "Bearer t" } });
   assert.equal(seen.status, 401);
   assert.equal(challenge(seen).error, "invalid_token");
   assert.equal(seen.verdict.retry.decision, "reauthorize");
 });
 
-test("the resource_metadata URL of the challenge serves RFC 9728 Protected Resource Metadata", async () => {
-  const { mcpUrl } = await createSession(server, "auth.unauthorized");
+test("with authorizationServer none, the resource_metadata URL answers 404 JSON: no authorization server is invented", async () => {
+  const { mcpUrl } = await createSession(server, "auth.unauthorized", NONE);
   const url = challenge(await modern(mcpUrl, 1, "tools/list")).resource_metadata as string;
   const res = await fetch(url);
-  assert.equal(res.status, 200);
-  const doc = (await res.json()) as Json;
-  assert.equal(doc.resource, server.url);
-  assert.ok(Array.isArray(doc.authorization_servers) && doc.authorization_servers.length === 1);
-  assert.deepEqual(doc.bearer_methods_supported, ["header"]);
-  assert.ok(doc.scopes_supported.includes("faultline:write"));
+  assert.equal(res.status, 404);
+  assert.equal(((await res.json()) as Json).error.code, "no_authorization_server");
 });
 
 test("auth.insufficient_scope answers a destructive tool call with 403 and an insufficient_scope challenge", async () => {
-  const { mcpUrl } = await createSession(server, "auth.insufficient_scope");
+  const { mcpUrl } = await createSession(server, "auth.insufficient_scope", NONE);
   const seen = await modern(mcpUrl, 1, "tools/call", call("place_order", { item: "tea", quantity: 1 }));
   assert.equal(seen.status, 403);
   const params = challenge(seen);
   assert.equal(params.error, "insufficient_scope");
   assert.equal(params.scope, "faultline:write");
-  assert.equal(params.resource_metadata, `${server.url}/.well-known/oauth-protected-resource`);
+  assert.equal(params.resource_metadata, metadataUrl(mcpUrl));
   assert.equal(seen.verdict.outcome, "HTTP_ERROR");
   assert.equal(seen.verdict.retry.decision, "reauthorize");
 });
 
 test("auth.insufficient_scope lets read-only tools through", async () => {
-  const { mcpUrl } = await createSession(server, "auth.insufficient_scope");
+  const { mcpUrl } = await createSession(server, "auth.insufficient_scope", NONE);
   const seen = await modern(mcpUrl, 1, "tools/call", call("echo", { text: "ok" }));
   assert.equal(seen.status, 200);
   assert.equal(toolText(seen), "ok");
 });
 
 test("auth.insufficient_scope with denials=1 lets the second call through, as after a step-up", async () => {
-  const { mcpUrl } = await createSession(server, "auth.insufficient_scope", { tools: ["echo"], scope: "echo:use", denials: 1 });
+  const { mcpUrl } = await createSession(server, "auth.insufficient_scope", { tools: ["echo"], scope: "echo:use", denials: 1, ...NONE });
   const first = await modern(mcpUrl, 1, "tools/call", call("echo", { text: "a" }));
   assert.equal(first.status, 403);
   assert.equal(challenge(first).scope, "echo:use");
@@ -86,7 +86,7 @@ test("auth.insufficient_scope with denials=1 lets the second call through, as af
 });
 
 test("auth.insufficient_scope refuses a legacy tools/call with 403 too", async () => {
-  const { mcpUrl } = await createSession(server, "auth.insufficient_scope");
+  const { mcpUrl } = await createSession(server, "auth.insufficient_scope", NONE);
   const session = await legacySession(mcpUrl);
   const seen = await legacy(session, { id: 1, method: "tools/call", params: call("place_order", { item: "tea", quantity: 1 }) });
   assert.equal(seen.status, 403);
@@ -94,7 +94,7 @@ test("auth.insufficient_scope refuses a legacy tools/call with 403 too", async (
 });
 
 test("auth.token_expiry answers the request after `uses` with 401 invalid_token, and a new token starts fresh", async () => {
-  const { mcpUrl } = await createSession(server, "auth.token_expiry", { uses: 2 });
+  const { mcpUrl } = await createSession(server, "auth.token_expiry", { uses: 2, ...NONE });
   const withToken = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
   for (const id of [1, 2]) assert.equal((await modern(mcpUrl, id, "tools/list", {}, withToken("first"))).status, 200);
   const expired = await modern(mcpUrl, 3, "tools/list", {}, withToken("first"));
@@ -106,14 +106,14 @@ test("auth.token_expiry answers the request after `uses` with 401 invalid_token,
 });
 
 test("auth.token_expiry answers a request without a token with 401 and no error code", async () => {
-  const { mcpUrl } = await createSession(server, "auth.token_expiry");
+  const { mcpUrl } = await createSession(server, "auth.token_expiry", NONE);
   const seen = await modern(mcpUrl, 1, "tools/list");
   assert.equal(seen.status, 401);
   assert.equal(challenge(seen).error, undefined);
 });
 
 test("auth.token_expiry counts the legacy handshake against the token", async () => {
-  const { mcpUrl } = await createSession(server, "auth.token_expiry", { uses: 2 });
+  const { mcpUrl } = await createSession(server, "auth.token_expiry", { uses: 2, ...NONE });
   const auth = { authorization: "Bearer legacy" };
   const init = await initialize(mcpUrl, auth);
   const sessionId = init.headers.get("mcp-session-id") as string;

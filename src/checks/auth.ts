@@ -1,0 +1,90 @@
+import { parseChallenges } from "../classify/index.ts";
+import type { GrantEvent } from "../oauth/records.ts";
+import { type Check, type Observation, observe, summarize } from "./check.ts";
+import { type Exchange, label } from "./exchange.ts";
+
+/** More refusals in a row than this, with no success between them, is a loop ("no more than a few times"). */
+export const MAX_AUTH_ATTEMPTS = 4;
+
+/** The Bearer challenge of a 401 or 403, read from the journalled WWW-Authenticate header. */
+function challengeOf(x: Exchange): { error?: string; scope?: string } | undefined {
+  if (x.status !== 401 && x.status !== 403) return undefined;
+  const header = x.entry.response.headers["www-authenticate"];
+  if (header === undefined) return undefined;
+  const bearer = parseChallenges(header).find((c) => c.scheme.toLowerCase() === "bearer");
+  return bearer ? { ...(bearer.error ? { error: bearer.error } : {}), ...(bearer.scope ? { scope: bearer.scope } : {}) } : undefined;
+}
+
+/** The first token-endpoint answer after a refusal, before the next request that succeeded with the new token. */
+function grantAfter(x: Exchange, grants: readonly GrantEvent[]): GrantEvent | undefined {
+  return grants.find((g) => g.at >= x.end && g.outcome === "issued") ?? grants.find((g) => g.at >= x.end);
+}
+
+const seen = (g: GrantEvent) => `the token endpoint then answered a ${g.grantType} request (${g.outcome === "issued" ? `issued, scope "${g.scope}"` : `refused: ${g.outcome}`})`;
+
+/** auth-refreshed-on-expiry: after a 401 invalid_token, the client used its refresh token rather than the whole flow. */
+function refreshedOnExpiry(all: readonly Exchange[], grants: readonly GrantEvent[]): Observation[] {
+  const expired = all.filter((x) => x.status === 401 && challengeOf(x)?.error === "invalid_token");
+  // One episode per burst: refusals before the client's next grant are the same expiry seen by parallel requests.
+  const episodes = expired.filter((x, i) => i === 0 || grantAfter(expired[i - 1]!, grants) !== grantAfter(x, grants));
+  return episodes.map((x) => {
+    const what = `the 401 invalid_token to ${label(x)}`;
+    const g = grantAfter(x, grants);
+    if (!g) return observe("fail", `After ${what}, the client asked the token endpoint for nothing: it neither refreshed nor authorized again.`, x.seq);
+    if (g.grantType === "refresh_token" && g.outcome === "issued") return observe("pass", `After ${what}, ${seen(g)}: the client refreshed.`, x.seq);
+    if (g.grantType === "authorization_code") return observe("warning", `After ${what}, ${seen(g)}: the client ran the whole authorization flow again instead of using its refresh token.`, x.seq);
+    return observe("fail", `After ${what}, ${seen(g)}.`, x.seq);
+  });
+}
+
+/** auth-step-up-scope: after a 403 insufficient_scope, the client authorized again asking for the scope named. */
+function steppedUp(all: readonly Exchange[], grants: readonly GrantEvent[]): Observation[] {
+  return all.flatMap((x) => {
+    const challenge = challengeOf(x);
+    if (x.status !== 403 || challenge?.error !== "insufficient_scope") return [];
+    const named = challenge.scope?.split(" ").filter(Boolean) ?? [];
+    const what = `the 403 insufficient_scope (scope "${named.join(" ")}") to ${label(x)}`;
+    const g = grantAfter(x, grants);
+    if (!g) return [observe("fail", `After ${what}, the client asked the token endpoint for nothing: it did not step up.`, x.seq)];
+    const got = g.scope.split(" ");
+    const missing = named.filter((s) => !got.includes(s));
+    if (g.outcome === "issued" && missing.length === 0) return [observe("pass", `After ${what}, ${seen(g)}: the client stepped up to the scope named.`, x.seq)];
+    if (g.grantType === "refresh_token") return [observe("fail", `After ${what}, ${seen(g)}: a refresh cannot add scope, so the client never asked for ${missing.join(" ") || "the scope named"}.`, x.seq)];
+    return [observe("fail", `After ${what}, ${seen(g)}, without ${missing.join(" ")}.`, x.seq)];
+  });
+}
+
+/** auth-bounded-attempts: auth refusals in a row (no success between) stay within a few. */
+function bounded(all: readonly Exchange[]): Observation[] {
+  const observations: Observation[] = [];
+  let run: Exchange[] = [];
+  const close = () => {
+    if (run.length === 0) return;
+    const seqs = run.map((x) => x.seq);
+    observations.push(
+      run.length > MAX_AUTH_ATTEMPTS
+        ? observe("fail", `The client met ${run.length} auth refusals (401/403) in a row without a success between them: it kept trying past ${MAX_AUTH_ATTEMPTS}.`, ...seqs)
+        : observe("pass", `The client met ${run.length} auth refusal${run.length === 1 ? "" : "s"} in a row, then ${run.at(-1) === all.at(-1) ? "stopped" : "succeeded"}.`, ...seqs),
+    );
+    run = [];
+  };
+  for (const x of all) {
+    if (challengeOf(x)) run.push(x);
+    else if (x.status < 400) close();
+  }
+  close();
+  return observations;
+}
+
+/**
+ * The auth family (`grants` undefined when the session runs no authorization server), read from the MCP exchanges and the token endpoint's answers (which grant, which scope): whether
+ * the client refreshed on expiry, stepped up to the scope a 403 named, and stopped after a few refusals.
+ */
+export function authChecks(all: readonly Exchange[], grants: readonly GrantEvent[] | undefined): Check[] {
+  return [
+    // Without an authorization server (authorizationServer "none") there is no grant to read: only the loop is judged.
+    ...(grants ? summarize("auth-refreshed-on-expiry", refreshedOnExpiry(all, grants)) : []),
+    ...(grants ? summarize("auth-step-up-scope", steppedUp(all, grants)) : []),
+    ...summarize("auth-bounded-attempts", bounded(all)),
+  ];
+}

@@ -1,0 +1,17 @@
+/** The shapes the store keeps that modules outside the Durable Object read (no SQLite types here). */
+
+export interface ClientRow {
+  clientId: string;
+  redirectUris: string[];
+  clientName?: string;
+  via: "cimd" | "dcr";
+}
+
+/** One answered token request, as the checks read it. */
+export interface GrantEvent {
+  at: number;
+  grantType: string;
+  scope: string;
+  /** "issued", or the OAuth error code of the refusal. */
+  outcome: string;
+}

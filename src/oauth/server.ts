@@ -1,0 +1,62 @@
+import type { AccessVars } from "../access/allowlist.ts";
+import { jsonResponse } from "../mcp/wire.ts";
+import { readCapped } from "../read-body.ts";
+import { authorize } from "./authorize.ts";
+import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
+import type { Mount } from "./mount.ts";
+import { register } from "./register.ts";
+import type { OAuthSettings } from "./settings.ts";
+import type { OAuthStore } from "./store.ts";
+import { token } from "./token.ts";
+import { formFields, MAX_OAUTH_BODY, oauthError } from "./wire.ts";
+
+export type OAuthEndpoint = "resource-metadata" | "server-metadata" | "authorize" | "token" | "register";
+
+export interface OAuthContext {
+  mount: Mount;
+  /** Undefined when the session runs no authorization server. */
+  settings: OAuthSettings | undefined;
+  store: () => OAuthStore;
+  vars: AccessVars;
+  now: number;
+}
+
+/** Public metadata: browsers and clients may cache it for a while. */
+const METADATA_HEADERS = { "cache-control": "public, max-age=60" };
+
+/** Serves one request to a session's authorization server or its protected-resource metadata. */
+export async function serveOAuth(endpoint: OAuthEndpoint, request: Request, context: OAuthContext): Promise<Response> {
+  const { settings, mount } = context;
+  if (!settings) {
+    return jsonResponse(404, {
+      error: {
+        code: "no_authorization_server",
+        message: "This session runs no authorization server: only auth.* scenarios with authorizationServer \"builtin\" (the default) have one. See docs/oauth.md",
+      },
+    });
+  }
+  if (endpoint === "resource-metadata") return jsonResponse(200, protectedResourceMetadata(mount, settings), METADATA_HEADERS);
+  if (endpoint === "server-metadata") return jsonResponse(200, authorizationServerMetadata(mount, settings), METADATA_HEADERS);
+
+  const url = new URL(request.url);
+  if (endpoint === "authorize" && request.method === "GET") {
+    return authorize(Object.fromEntries(url.searchParams), { mount, settings, store: context.store(), url, vars: context.vars, now: context.now, method: "GET" });
+  }
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const wanted = endpoint === "register" ? "application/json" : "application/x-www-form-urlencoded";
+  if (type !== wanted) return oauthError(400, "invalid_request", `Content-Type must be ${wanted}`);
+  const text = await readCapped(request, MAX_OAUTH_BODY);
+  if (text === undefined) return oauthError(413, "invalid_request", `the body is larger than ${MAX_OAUTH_BODY / 1024} KB`);
+  if (endpoint === "register") {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return oauthError(400, "invalid_client_metadata", "the body is not JSON");
+    }
+    return register(body, context.store(), context.now);
+  }
+  const fields = formFields(text);
+  if (endpoint === "token") return token(fields, { mount, settings, store: context.store(), now: context.now });
+  return authorize(fields, { mount, settings, store: context.store(), url, vars: context.vars, now: context.now, method: "POST" });
+}

@@ -1,0 +1,35 @@
+import { publicOrigin } from "../public-origin.ts";
+import type { SessionRecord } from "../session/record.ts";
+import type { BearerFacts } from "./bearer-facts.ts";
+import { bearerFacts } from "./bearer.ts";
+import { mountOfMcpPath, resourceOf } from "./mount.ts";
+import { type OAuthEndpoint, serveOAuth } from "./server.ts";
+import { oauthSettings } from "./settings.ts";
+import { type GrantEvent, OAuthStore } from "./store.ts";
+
+type Vars = { FAULTLINE_PUBLIC_URL?: string; ALLOWED_ORIGINS?: string; ALLOWED_HOSTS?: string };
+
+/**
+ * The session's side of its authorization server, called from the SessionObject: one function per RPC, so the
+ * Durable Object only delegates. `prefix` is "" or "/s/{seg}" as the client's URL had it.
+ */
+export function serveSessionOAuth(request: Request, endpoint: OAuthEndpoint, prefix: string, record: SessionRecord | undefined, sql: SqlStorage, env: Vars): Promise<Response> {
+  const settings = record ? oauthSettings(record.scenario, record.params) : undefined;
+  const mount = { origin: publicOrigin(request, env), prefix };
+  return serveOAuth(endpoint, request, { mount, settings, store: () => new OAuthStore(sql), vars: env, now: Date.now() });
+}
+
+/** The facts of an MCP request's bearer token, for auth.* scenarios only (others never read them). */
+export function sessionBearer(request: Request, record: SessionRecord, sql: SqlStorage, env: Vars): BearerFacts | undefined {
+  if (!record.scenario.startsWith("auth.")) return undefined;
+  const authorization = request.headers.get("authorization");
+  if (!authorization) return undefined;
+  const mount = mountOfMcpPath(publicOrigin(request, env), new URL(request.url).pathname);
+  if (!mount) return undefined;
+  return bearerFacts({ authorization }, new OAuthStore(sql), resourceOf(mount), Date.now());
+}
+
+/** The token endpoint's answers since `since` (ms), for the auth checks; undefined when the session runs no server. */
+export function sessionGrantEvents(sql: SqlStorage, record: SessionRecord, since: number): GrantEvent[] | undefined {
+  return oauthSettings(record.scenario, record.params) ? new OAuthStore(sql).events(since) : undefined;
+}

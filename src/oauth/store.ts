@@ -1,0 +1,177 @@
+import { hmacHex } from "../checks/digest.ts";
+import type { ClientRow, GrantEvent } from "./records.ts";
+
+export type { ClientRow, GrantEvent };
+
+/**
+ * One session's authorization server state, in the session's SQLite. Codes and tokens are stored under an HMAC of
+ * their value (per-session random key), never as themselves, and the same HMAC names the counters a scenario keeps
+ * per token, so nothing derived from a secret by a public function is ever stored or shown (issue 10).
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS oauth_clients (
+  client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, via TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth_codes (
+  key TEXT PRIMARY KEY, client_id TEXT NOT NULL, redirect_uri TEXT NOT NULL, challenge TEXT NOT NULL, scope TEXT NOT NULL,
+  resource TEXT NOT NULL, expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0, family TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth_tokens (
+  key TEXT PRIMARY KEY, kind TEXT NOT NULL, client_id TEXT NOT NULL, scope TEXT NOT NULL, resource TEXT NOT NULL,
+  expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0, revoked INTEGER NOT NULL DEFAULT 0, family TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, grant_type TEXT NOT NULL, scope TEXT NOT NULL, outcome TEXT NOT NULL);
+`;
+
+/** Registered clients kept per session; registering more forgets the oldest (bounded storage per session). */
+export const MAX_CLIENTS = 200;
+/** Token-endpoint events kept for the checks. */
+export const MAX_EVENTS = 500;
+
+
+export interface CodeRow {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  scope: string;
+  resource: string;
+  expiresAt: number;
+  used: boolean;
+  family: string;
+}
+
+export interface TokenRow {
+  kind: "access" | "refresh";
+  clientId: string;
+  scope: string;
+  resource: string;
+  expiresAt: number;
+  used: boolean;
+  revoked: boolean;
+  family: string;
+}
+
+
+/** A random secret of `bytes` bytes, base64url without padding, after a readable prefix. */
+export function secret(prefix: string, bytes = 32): string {
+  const raw = crypto.getRandomValues(new Uint8Array(bytes));
+  return prefix + btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export class OAuthStore {
+  private readonly sql: SqlStorage;
+  private readonly key: Uint8Array;
+
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+    sql.exec(SCHEMA);
+    this.key = loadKey(sql);
+  }
+
+  /** The HMAC (hex) that stands for a code or token in storage and in counter names. */
+  keyOf(value: string): string {
+    return hmacHex(this.key, value);
+  }
+
+  client(clientId: string): ClientRow | undefined {
+    const row = this.sql
+      .exec<{ client_id: string; redirect_uris: string; client_name: string | null; via: string }>("SELECT client_id, redirect_uris, client_name, via FROM oauth_clients WHERE client_id = ?", clientId)
+      .toArray()[0];
+    if (!row) return undefined;
+    return { clientId: row.client_id, redirectUris: JSON.parse(row.redirect_uris) as string[], via: row.via as ClientRow["via"], ...(row.client_name ? { clientName: row.client_name } : {}) };
+  }
+
+  saveClient(client: ClientRow, now: number): void {
+    this.sql.exec(
+      "INSERT OR REPLACE INTO oauth_clients (client_id, redirect_uris, client_name, via, created_at) VALUES (?, ?, ?, ?, ?)",
+      client.clientId, JSON.stringify(client.redirectUris), client.clientName ?? null, client.via, now,
+    );
+    this.sql.exec("DELETE FROM oauth_clients WHERE client_id NOT IN (SELECT client_id FROM oauth_clients ORDER BY created_at DESC, rowid DESC LIMIT ?)", MAX_CLIENTS);
+  }
+
+  saveCode(code: string, row: Omit<CodeRow, "used">): void {
+    this.sql.exec(
+      "INSERT INTO oauth_codes (key, client_id, redirect_uri, challenge, scope, resource, expires_at, family) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      this.keyOf(code), row.clientId, row.redirectUri, row.challenge, row.scope, row.resource, row.expiresAt, row.family,
+    );
+  }
+
+  /** Marks the code used and returns it as it was before (so a second use is seen as such), or undefined. */
+  takeCode(code: string): CodeRow | undefined {
+    const key = this.keyOf(code);
+    const row = this.sql
+      .exec<{ client_id: string; redirect_uri: string; challenge: string; scope: string; resource: string; expires_at: number; used: number; family: string }>(
+        "SELECT client_id, redirect_uri, challenge, scope, resource, expires_at, used, family FROM oauth_codes WHERE key = ?",
+        key,
+      )
+      .toArray()[0];
+    if (!row) return undefined;
+    this.sql.exec("UPDATE oauth_codes SET used = 1 WHERE key = ?", key);
+    return {
+      clientId: row.client_id, redirectUri: row.redirect_uri, challenge: row.challenge, scope: row.scope,
+      resource: row.resource, expiresAt: row.expires_at, used: row.used === 1, family: row.family,
+    };
+  }
+
+  saveToken(token: string, row: Omit<TokenRow, "used" | "revoked">): void {
+    this.sql.exec(
+      "INSERT INTO oauth_tokens (key, kind, client_id, scope, resource, expires_at, family) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      this.keyOf(token), row.kind, row.clientId, row.scope, row.resource, row.expiresAt, row.family,
+    );
+  }
+
+  token(token: string): TokenRow | undefined {
+    return this.tokenByKey(this.keyOf(token));
+  }
+
+  tokenByKey(key: string): TokenRow | undefined {
+    const row = this.sql
+      .exec<{ kind: string; client_id: string; scope: string; resource: string; expires_at: number; used: number; revoked: number; family: string }>(
+        "SELECT kind, client_id, scope, resource, expires_at, used, revoked, family FROM oauth_tokens WHERE key = ?",
+        key,
+      )
+      .toArray()[0];
+    if (!row) return undefined;
+    return {
+      kind: row.kind as TokenRow["kind"], clientId: row.client_id, scope: row.scope, resource: row.resource,
+      expiresAt: row.expires_at, used: row.used === 1, revoked: row.revoked === 1, family: row.family,
+    };
+  }
+
+  /** Marks a refresh token used (rotation): true when it was not used before. */
+  useRefresh(token: string): boolean {
+    return this.sql.exec("UPDATE oauth_tokens SET used = 1 WHERE key = ? AND used = 0", this.keyOf(token)).rowsWritten > 0;
+  }
+
+  /** Revokes every token of one grant (a reused code or refresh token means one of them leaked: OAuth 2.1 §4.3.1). */
+  revokeFamily(family: string): void {
+    this.sql.exec("UPDATE oauth_tokens SET revoked = 1 WHERE family = ?", family);
+  }
+
+
+  /** Drops codes and tokens that can no longer be used, so storage holds only live grants. */
+  prune(now: number): void {
+    // Kept a day past expiry, so a late reuse is still recognised (and refused as reuse) for a while.
+    const before = now - 86_400_000;
+    this.sql.exec("DELETE FROM oauth_codes WHERE expires_at < ?", before);
+    this.sql.exec("DELETE FROM oauth_tokens WHERE expires_at < ?", before);
+  }
+
+  recordEvent(event: GrantEvent): void {
+    this.sql.exec("INSERT INTO oauth_events (at, grant_type, scope, outcome) VALUES (?, ?, ?, ?)", event.at, event.grantType, event.scope, event.outcome);
+    this.sql.exec("DELETE FROM oauth_events WHERE seq <= (SELECT MAX(seq) FROM oauth_events) - ?", MAX_EVENTS);
+  }
+
+  events(since: number): GrantEvent[] {
+    return this.sql
+      .exec<{ at: number; grant_type: string; scope: string; outcome: string }>("SELECT at, grant_type, scope, outcome FROM oauth_events WHERE at >= ? ORDER BY seq", since)
+      .toArray()
+      .map((r) => ({ at: r.at, grantType: r.grant_type, scope: r.scope, outcome: r.outcome }));
+  }
+}
+
+function loadKey(sql: SqlStorage): Uint8Array {
+  const row = sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'oauth-key'").toArray()[0];
+  if (row) return Uint8Array.from(row.v.match(/../g)!, (h) => parseInt(h, 16));
+  const raw = crypto.getRandomValues(new Uint8Array(32));
+  sql.exec("INSERT INTO config (k, v) VALUES ('oauth-key', ?)", Array.from(raw, (b) => b.toString(16).padStart(2, "0")).join(""));
+  return raw;
+}
