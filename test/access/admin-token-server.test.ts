@@ -17,8 +17,8 @@ after(() => server?.close());
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const json = { "content-type": "application/json" };
 
-async function create(): Promise<{ id: string; mcpUrl: string }> {
-  const res = await fetch(`${server.url}/api/sessions`, { method: "POST", headers: { ...bearer(ADMIN), ...json }, body: JSON.stringify({ scenario: "baseline" }) });
+async function create(scenario = "baseline"): Promise<{ id: string; mcpUrl: string }> {
+  const res = await fetch(`${server.url}/api/sessions`, { method: "POST", headers: { ...bearer(ADMIN), ...json }, body: JSON.stringify({ scenario }) });
   assert.equal(res.status, 201, await res.clone().text());
   return (await res.json()) as { id: string; mcpUrl: string };
 }
@@ -148,12 +148,21 @@ test("with the admin token, plain /mcp is 404 and the default session answers at
   assert.equal(shown.mcpUrl, url);
 });
 
-test("the path-suffixed Protected Resource Metadata answers for a capability URL, naming it as the resource", async () => {
-  const { mcpUrl } = await create();
+test("an auth session's path-suffixed metadata answers only at its capability URL, naming it as the resource and its issuer", async () => {
+  const { id, mcpUrl } = await create("auth.unauthorized");
   const path = new URL(mcpUrl).pathname;
   const res = await fetch(`${server.url}/.well-known/oauth-protected-resource${path}`);
   assert.equal(res.status, 200);
-  assert.equal(((await res.json()) as { resource: string }).resource, mcpUrl);
+  const metadata = (await res.json()) as { resource: string; authorization_servers: string[] };
+  assert.equal(metadata.resource, mcpUrl);
+  assert.deepEqual(metadata.authorization_servers, [mcpUrl.replace(/\/mcp$/, "/oauth")]);
+  // The same session by its plain id, or with a forged secret, has no authorization server to find.
+  for (const seg of [id, `${id}.AAAAAAAAAAAAAAAAAAAAAA`]) {
+    assert.equal((await fetch(`${server.url}/.well-known/oauth-protected-resource/s/${seg}/mcp`)).status, 404, seg);
+    assert.equal((await fetch(`${server.url}/.well-known/oauth-authorization-server/s/${seg}/oauth`)).status, 404, seg);
+    const token = await fetch(`${server.url}/s/${seg}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=authorization_code&code=x" });
+    assert.equal(token.status, 404, seg);
+  }
 });
 
 test("a session's journal and its HAR export do not hold its capability URL's secret", async () => {
