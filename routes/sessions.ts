@@ -26,9 +26,11 @@ const CreateSessionSchema = z.strictObject({
     .string()
     .regex(/^[a-z0-9-]{3,64}$/, "must match [a-z0-9-]{3,64}")
     .optional(),
+  /** Exempt from idle expiry (FAULTLINE_SESSION_TTL_HOURS). Set at creation only: PUT …/scenario refuses it. */
+  keep: z.boolean().optional(),
 });
 
-const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true });
+const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true, keep: true });
 
 async function readJson(request: Request): Promise<unknown> {
   // Requiring application/json also keeps other sites' plain form posts (no CORS preflight) from creating sessions.
@@ -51,6 +53,7 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const scenario = findScenario(String((body as { scenario?: unknown } | null)?.scenario ?? ""));
   const paramNames = new Set((scenario ? [scenario] : SCENARIOS).flatMap((s) => Object.keys(paramsSchema(s).shape)));
   const issues = issuesFromZod(result.error, []).map((issue): Issue => {
+    if (issue.rule === "unrecognized_keys" && issue.path === "keep") return { ...issue, message: `${issue.message}: keep is set when the session is created (POST /api/sessions) and cannot be changed` };
     if (issue.rule !== "unrecognized_keys" || !paramNames.has(issue.path)) return issue;
     const example = JSON.stringify({ scenario: scenario?.id ?? "…", params: { [issue.path]: (body as Record<string, unknown>)[issue.path] } });
     return { ...issue, message: `${issue.message}: scenario params go under "params", as in ${example}` };
@@ -114,7 +117,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     if ((await indexStub(c.env).count()) >= cap) {
       throw new ApiError(429, "session_limit", `The server holds its maximum of ${cap} sessions (FAULTLINE_MAX_SESSIONS): delete one first`);
     }
-    const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString() });
+    const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString(), keep: body.keep === true });
     if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
     return c.json({ ...record, mcpUrl: mcpUrl(publicOrigin(c.req.raw, c.env), id) }, 201);
   })
