@@ -3,11 +3,12 @@ import { z } from "zod";
 import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
 import { SIZE_LIMITS } from "../src/json-limits.ts";
 import { assertKnownSession } from "../src/access/known-session.tsx";
-import { maxSessions } from "../src/access/session-cap.ts";
+import { audit } from "../src/access/audit.ts";
+import { createWithinCap } from "../src/access/session-cap.ts";
 import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
 import { mcpUrl, type SessionView } from "../src/session/record.ts";
-import { createSession, indexStub, sessionStub } from "../src/session/stubs.ts";
+import { indexStub, sessionStub } from "../src/session/stubs.ts";
 import { closest } from "../src/suggest.ts";
 import { publicOrigin } from "../src/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
@@ -113,12 +114,8 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const body = parseBody(CreateSessionSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const id = body.id ?? randomId();
-    const cap = maxSessions(c.env);
-    if ((await indexStub(c.env).count()) >= cap) {
-      throw new ApiError(429, "session_limit", `The server holds its maximum of ${cap} sessions (FAULTLINE_MAX_SESSIONS): delete one first`);
-    }
-    const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString(), keep: body.keep === true });
-    if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
+    const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), keep: body.keep === true });
+    await audit(c, "create", id, scenario);
     return c.json({ ...record, mcpUrl: mcpUrl(publicOrigin(c.req.raw, c.env), id) }, 201);
   })
   .get("/", async (c) => {
@@ -144,17 +141,20 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
     const answer = shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
+    await audit(c, "scenario", id, scenario);
     return c.json(answer);
   })
   .post("/:id/reset", async (c) => {
     const id = c.req.param("id");
-    const view = await sessionStub(c.env, id).reset();
-    return c.json(shown(c.req.raw, c.env, id, view));
+    const answer = shown(c.req.raw, c.env, id, await sessionStub(c.env, id).reset());
+    await audit(c, "reset", id);
+    return c.json(answer);
   })
   .delete("/:id", async (c) => {
     const id = c.req.param("id");
     const existed = await sessionStub(c.env, id).erase();
     await indexStub(c.env).remove(id);
     if (!existed) throw sessionNotFound(id);
+    await audit(c, "delete", id);
     return c.body(null, 204);
   });

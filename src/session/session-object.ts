@@ -19,6 +19,7 @@ import { type Check, FAMILIES } from "../checks/index.ts";
 import { timeline } from "../checks/exchange.ts";
 import type { SlimEntry } from "../checks/slim.ts";
 import { alarmDecision, sessionTtlMs, stampGapMs } from "./idle-ttl.ts";
+import { auditMaxLines } from "../access/audit.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -266,6 +267,7 @@ export class SessionObject extends DurableObject<Env> {
     if (!decision.expire) return this.ctx.storage.setAlarm(decision.nextAlarmMs);
     await indexStub(this.env).remove(record.id);
     await this.erase();
+    await indexStub(this.env).audit({ at: new Date().toISOString(), who: "system", action: "expire", session: record.id }, auditMaxLines(this.env));
   }
 
   // ---- the checks ----

@@ -93,6 +93,13 @@ test("an idle session is deleted by its alarm, index entry and storage both; a u
   assert.equal(withTables(filesAfter), holdingData - 1, "one object fewer holds data");
   assert.ok((filesAfter.get(idleFile[0]!) ?? 0) < filesWithAll.get(idleFile[0]!)!, "the idle session's file shrank");
 
+  const audit = (await (await fetch(`${server.url}/api/audit`)).json()) as { lines: Array<{ who: string; action: string; session: string }> };
+  assert.deepEqual(
+    audit.lines.filter((line) => line.action === "expire").map(({ who, session }) => ({ who, session })),
+    [{ who: "system", session: "ttl-idle" }],
+    "the expiry is in the audit log",
+  );
+
   const keptView = (await (await fetch(`${server.url}/api/sessions/ttl-kept`)).json()) as { keep: boolean };
   assert.equal(keptView.keep, true, "the session view shows keep");
 });
