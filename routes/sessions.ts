@@ -8,6 +8,7 @@ import { createWithinCap } from "../src/access/session-cap.ts";
 import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
 import { mcpUrl, type SessionView } from "../src/session/record.ts";
+import { decodeCursor, listSessions } from "../src/session/session-list.ts";
 import { indexStub, sessionStub } from "../src/session/stubs.ts";
 import { closest } from "../src/suggest.ts";
 import { publicOrigin } from "../src/public-origin.ts";
@@ -79,22 +80,6 @@ function resolveScenario(scenario: string, params: Record<string, unknown> | und
 
 const randomId = () => randomHex(16);
 
-/** Where a page of the list ends: the last entry's creation time and id, base64url JSON, opaque to callers. */
-const CursorSchema = z.tuple([z.string(), z.string()]);
-
-function encodeCursor(entry: { createdAt: string; id: string }): string {
-  return btoa(JSON.stringify([entry.createdAt, entry.id])).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } | undefined {
-  try {
-    const [createdAt, id] = CursorSchema.parse(JSON.parse(atob(cursor.replace(/-/g, "+").replace(/_/g, "/"))));
-    return { createdAt, id };
-  } catch {
-    return undefined;
-  }
-}
-
 const ListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cursor: z
@@ -122,11 +107,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const parsed = ListQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw validationError(parsed.error, ["query"]);
     const { limit, cursor } = parsed.data;
-    const origin = publicOrigin(c.req.raw, c.env);
-    const { entries, more } = await indexStub(c.env).page(limit, cursor);
-    const last = entries.at(-1);
-    const nextCursor = more && last ? encodeCursor(last) : undefined;
-    return c.json({ sessions: entries.map((s) => ({ ...s, mcpUrl: mcpUrl(origin, s.id) })), ...(nextCursor ? { nextCursor } : {}) });
+    return c.json(await listSessions(c.env, publicOrigin(c.req.raw, c.env), limit, cursor));
   })
   .get("/:id", async (c) => {
     const id = c.req.param("id");

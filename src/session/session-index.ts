@@ -45,10 +45,6 @@ export class SessionIndex extends DurableObject<Env> {
     this.sql.exec("DELETE FROM sessions WHERE id = ?", id);
   }
 
-  list(limit: number): IndexEntry[] {
-    return this.page(limit).entries;
-  }
-
   /**
    * One page of sessions, newest first; `after` is the last entry of the previous page (keyset paging, so a page
    * costs its own size whatever the total). `more` tells whether another page follows.
