@@ -99,7 +99,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const body = parseBody(CreateSessionSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const id = body.id ?? randomId();
-    const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), keep: body.keep === true });
+    const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...(body.keep ? { keep: true as const } : {}) });
     await audit(c, "create", id, scenario);
     return c.json({ ...record, mcpUrl: mcpUrl(publicOrigin(c.req.raw, c.env), id) }, 201);
   })

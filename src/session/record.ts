@@ -4,12 +4,11 @@ export interface SessionRecord {
   scenario: string;
   params: Record<string, unknown>;
   createdAt: string;
-  /** Exempt from idle expiry (FAULTLINE_SESSION_TTL_HOURS); set at creation only. Absent in records stored before it existed. */
-  keep?: boolean;
+  /** Exempt from idle expiry (FAULTLINE_SESSION_TTL_HOURS) when true; set at creation only, absent otherwise. */
+  keep?: true;
 }
 
 export interface SessionView extends SessionRecord {
-  keep: boolean;
   counters: Record<string, number>;
   mcpSessions: number;
 }

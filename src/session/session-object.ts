@@ -116,7 +116,7 @@ export class SessionObject extends DurableObject<Env> {
     const counters: Record<string, number> = {};
     for (const row of this.sql.exec<{ k: string; n: number }>("SELECT k, n FROM counters ORDER BY k")) counters[row.k] = row.n;
     const mcpSessions = this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM mcp_sessions WHERE ended = 0").one().c;
-    return { ...record, keep: record.keep === true, counters, mcpSessions };
+    return { ...record, counters, mcpSessions };
   }
 
   /** Changes the scenario; it applies from the next request, with the counters reset. */
