@@ -19,7 +19,7 @@ import { type Check, FAMILIES } from "../checks/index.ts";
 import { timeline } from "../checks/exchange.ts";
 import type { SlimEntry } from "../checks/slim.ts";
 import { alarmDecision, sessionTtlMs, stampGapMs } from "./idle-ttl.ts";
-import { auditMaxLines } from "../access/audit.ts";
+import { auditMaxLines } from "../access/audit-line.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
