@@ -2,21 +2,20 @@ import { Hono } from "hono";
 import { catalogue } from "../scenarios/index.ts";
 import { assetEtag, ASSETS } from "../src/dashboard/assets.ts";
 import { ClassifyPage } from "../src/dashboard/classify-page.tsx";
-import { HomePage } from "../src/dashboard/home-page.tsx";
+import { HomePage, homeListing } from "../src/dashboard/home-page.tsx";
 import { NotFoundPage } from "../src/dashboard/layout.tsx";
 import { securityHeaders } from "../src/dashboard/security.ts";
 import { SessionPage } from "../src/dashboard/session-page.tsx";
 import { mcpUrl } from "../src/access/capability-url.ts";
-import { indexStub, sessionStub } from "../src/session/stubs.ts";
+import { sessionStub } from "../src/session/stubs.ts";
 import { publicOrigin } from "../src/public-origin.ts";
 
 
 /** The dashboard: server-rendered pages at /, /sessions/{id} and /classify, and their scripts and styles under /assets/. */
 export const dashboardRoutes = new Hono<{ Bindings: Env }>()
   .get("/", securityHeaders, async (c) => {
-    const origin = publicOrigin(c.req.raw, c.env);
-    const sessions = await Promise.all((await indexStub(c.env).list(500)).map(async (s) => ({ ...s, mcpUrl: await mcpUrl(c.env, origin, s.id) })));
-    return c.html(<HomePage scenarios={catalogue()} sessions={sessions} />);
+    const listing = await homeListing(c.env, publicOrigin(c.req.raw, c.env), c.req.query("cursor"));
+    return c.html(<HomePage scenarios={catalogue()} listing={listing} />);
   })
   .get("/sessions/:id", securityHeaders, async (c) => {
     const id = c.req.param("id");

@@ -3,12 +3,14 @@ import { z } from "zod";
 import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
 import { SIZE_LIMITS } from "../src/json-limits.ts";
 import { assertKnownSession } from "../src/access/known-session.tsx";
-import { maxSessions } from "../src/access/session-cap.ts";
+import { audit } from "../src/access/audit.ts";
+import { createWithinCap } from "../src/access/session-cap.ts";
 import { randomHex } from "../src/random-id.ts";
 import { readCapped } from "../src/read-body.ts";
 import { type SessionView } from "../src/session/record.ts";
 import { mcpUrl } from "../src/access/capability-url.ts";
-import { createSession, indexStub, sessionStub } from "../src/session/stubs.ts";
+import { decodeCursor, listSessions } from "../src/session/session-list.ts";
+import { indexStub, sessionStub } from "../src/session/stubs.ts";
 import { closest } from "../src/suggest.ts";
 import { publicOrigin } from "../src/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
@@ -30,9 +32,11 @@ const CreateSessionSchema = z.strictObject({
     .optional(),
   upstream: z.string().max(2048).optional().describe("Proxy mode: the MCP URL of a real server to forward to; its origin must be in FAULTLINE_UPSTREAMS"),
   forwardAuthorization: z.boolean().optional().describe("Proxy mode: send the client's Authorization header upstream (default false)"),
+  /** Exempt from idle expiry (FAULTLINE_SESSION_TTL_HOURS). Set at creation only: PUT …/scenario refuses it. */
+  keep: z.boolean().optional(),
 });
 
-const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true, upstream: true, forwardAuthorization: true });
+const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true, upstream: true, forwardAuthorization: true, keep: true });
 
 async function readJson(request: Request): Promise<unknown> {
   // Requiring application/json also keeps other sites' plain form posts (no CORS preflight) from creating sessions.
@@ -55,6 +59,7 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const scenario = findScenario(String((body as { scenario?: unknown } | null)?.scenario ?? ""));
   const paramNames = new Set((scenario ? [scenario] : SCENARIOS).flatMap((s) => Object.keys(paramsSchema(s).shape)));
   const issues = issuesFromZod(result.error, []).map((issue): Issue => {
+    if (issue.rule === "unrecognized_keys" && issue.path === "keep") return { ...issue, message: `${issue.message}: keep is set when the session is created (POST /api/sessions) and cannot be changed` };
     if (issue.rule !== "unrecognized_keys" || !paramNames.has(issue.path)) return issue;
     const example = JSON.stringify({ scenario: scenario?.id ?? "…", params: { [issue.path]: (body as Record<string, unknown>)[issue.path] } });
     return { ...issue, message: `${issue.message}: scenario params go under "params", as in ${example}` };
@@ -79,22 +84,6 @@ function resolveScenario(scenario: string, params: Record<string, unknown> | und
 
 const randomId = () => randomHex(16);
 
-/** Where a page of the list ends: the last entry's creation time and id, base64url JSON, opaque to callers. */
-const CursorSchema = z.tuple([z.string(), z.string()]);
-
-function encodeCursor(entry: { createdAt: string; id: string }): string {
-  return btoa(JSON.stringify([entry.createdAt, entry.id])).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } | undefined {
-  try {
-    const [createdAt, id] = CursorSchema.parse(JSON.parse(atob(cursor.replace(/-/g, "+").replace(/_/g, "/"))));
-    return { createdAt, id };
-  } catch {
-    return undefined;
-  }
-}
-
 const ListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cursor: z
@@ -115,24 +104,15 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const upstream = proxiedScenario(upstreamOf(body, c.env, new URL(c.req.url)), scenario);
     const id = body.id ?? randomId();
-    const cap = maxSessions(c.env);
-    if ((await indexStub(c.env).count()) >= cap) {
-      throw new ApiError(429, "session_limit", `The server holds its maximum of ${cap} sessions (FAULTLINE_MAX_SESSIONS): delete one first`);
-    }
-    const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...(upstream ? { upstream } : {}) });
-    if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
+    const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...(upstream ? { upstream } : {}), ...(body.keep ? { keep: true as const } : {}) });
+    await audit(c, "create", id, scenario);
     return c.json({ ...record, mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id) }, 201);
   })
   .get("/", async (c) => {
     const parsed = ListQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw validationError(parsed.error, ["query"]);
     const { limit, cursor } = parsed.data;
-    const origin = publicOrigin(c.req.raw, c.env);
-    const { entries, more } = await indexStub(c.env).page(limit, cursor);
-    const last = entries.at(-1);
-    const nextCursor = more && last ? encodeCursor(last) : undefined;
-    const sessions = await Promise.all(entries.map(async (s) => ({ ...s, mcpUrl: await mcpUrl(c.env, origin, s.id) })));
-    return c.json({ sessions, ...(nextCursor ? { nextCursor } : {}) });
+    return c.json(await listSessions(c.env, publicOrigin(c.req.raw, c.env), limit, cursor));
   })
   .get("/:id", async (c) => {
     const id = c.req.param("id");
@@ -148,17 +128,20 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
     const answer = await shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
+    await audit(c, "scenario", id, scenario);
     return c.json(answer);
   })
   .post("/:id/reset", async (c) => {
     const id = c.req.param("id");
-    const view = await sessionStub(c.env, id).reset();
-    return c.json(await shown(c.req.raw, c.env, id, view));
+    const answer = await shown(c.req.raw, c.env, id, await sessionStub(c.env, id).reset());
+    await audit(c, "reset", id);
+    return c.json(answer);
   })
   .delete("/:id", async (c) => {
     const id = c.req.param("id");
     const existed = await sessionStub(c.env, id).erase();
     await indexStub(c.env).remove(id);
     if (!existed) throw sessionNotFound(id);
+    await audit(c, "delete", id);
     return c.body(null, 204);
   });

@@ -1,3 +1,5 @@
+import { indexStub } from "../session/index-stub.ts";
+import { decodeCursor, listSessions } from "../session/session-list.ts";
 import { Layout } from "./layout.tsx";
 import { ScenarioPicker } from "./picker.tsx";
 import type { CatalogueEntry } from "./scenario-groups.ts";
@@ -55,8 +57,37 @@ function SessionTable({ sessions, titles }: { sessions: readonly SessionRow[]; t
   );
 }
 
-/** `/`: create a session (scenario picker and params form) and list the existing ones. */
-export function HomePage({ scenarios, sessions }: { scenarios: readonly CatalogueEntry[]; sessions: readonly SessionRow[] }) {
+/** One page of the list, as `/` shows it: `total` sessions exist; `nextCursor` links the next page. */
+export interface HomeListing {
+  sessions: readonly SessionRow[];
+  total: number;
+  nextCursor?: string;
+  /** Whether this is a later page (it then links back to the first). */
+  later: boolean;
+  /** The page link was not a cursor of this list: the first page is shown instead. */
+  badCursor: boolean;
+}
+
+/** The sessions shown on each page of `/`. */
+export const HOME_PAGE_SIZE = 100;
+
+function Pager({ listing }: { listing: HomeListing }) {
+  if (!listing.later && !listing.nextCursor) return null;
+  return (
+    <nav class="panel-head pager" aria-label="Session pages">
+      {listing.later ? <a href="/">First page</a> : null}
+      {listing.nextCursor ? (
+        <a href={`/?cursor=${encodeURIComponent(listing.nextCursor)}`} rel="next">
+          Next {HOME_PAGE_SIZE} sessions
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+/** `/`: create a session (scenario picker and params form) and list the existing ones, a page at a time. */
+export function HomePage({ scenarios, listing }: { scenarios: readonly CatalogueEntry[]; listing: HomeListing }) {
+  const { sessions, total } = listing;
   const titles = new Map(scenarios.map((s) => [s.id, s.title]));
   return (
     <Layout title="Sessions" section="sessions" script="home.client.js">
@@ -72,11 +103,25 @@ export function HomePage({ scenarios, sessions }: { scenarios: readonly Catalogu
       <section class="panel">
         <header class="panel-head">
           <h2>
-            Sessions <span class="count">{sessions.length}</span>
+            Sessions <span class="count" data-role="session-total">{total}</span>
           </h2>
+          {sessions.length < total ? (
+            <p class="muted" data-role="session-shown">
+              Showing {sessions.length} of {total}, newest first.
+            </p>
+          ) : null}
         </header>
+        {listing.badCursor ? <p class="muted">That page link is not valid (the list may have changed): showing the first page.</p> : null}
         <SessionTable sessions={sessions} titles={titles} />
+        <Pager listing={listing} />
       </section>
     </Layout>
   );
+}
+
+/** The listing `/` shows for its `?cursor=` query: a page of the index and the count of all sessions. */
+export async function homeListing(env: Env, origin: string, cursor: string | undefined): Promise<HomeListing> {
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  const [page, total] = await Promise.all([listSessions(env, origin, HOME_PAGE_SIZE, after), indexStub(env).count()]);
+  return { ...page, total, later: after !== undefined, badCursor: cursor !== undefined && after === undefined };
 }

@@ -8,6 +8,8 @@ export interface SessionRecord {
   createdAt: string;
   /** Proxy mode: the real MCP server the session forwards to, checked against FAULTLINE_UPSTREAMS at creation. */
   upstream?: UpstreamConfig;
+  /** Exempt from idle expiry (FAULTLINE_SESSION_TTL_HOURS) when true; set at creation only, absent otherwise. */
+  keep?: true;
 }
 
 export interface SessionView extends SessionRecord {

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { migrateStorage } from "./storage-format.ts";
+import type { AuditEntry, AuditLine } from "../access/audit-line.ts";
 
 export interface IndexEntry {
   id: string;
@@ -7,7 +8,7 @@ export interface IndexEntry {
   createdAt: string;
 }
 
-/** The list of sessions, so they can be enumerated; each session's data lives in its own SessionObject. */
+/** The list of sessions, so they can be enumerated; each session's data lives in its own SessionObject. Also the audit log. */
 export class SessionIndex extends DurableObject<Env> {
   private readonly sql: SqlStorage;
 
@@ -16,10 +17,23 @@ export class SessionIndex extends DurableObject<Env> {
     this.sql = ctx.storage.sql;
     migrateStorage(ctx.storage);
     this.sql.exec("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, created_at TEXT NOT NULL)");
+    // Added beside format 1's tables (a new table, no existing shape changes, so no format step).
+    this.sql.exec("CREATE TABLE IF NOT EXISTS audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, line TEXT NOT NULL)");
   }
 
   put(entry: IndexEntry): void {
     this.sql.exec("INSERT OR REPLACE INTO sessions (id, scenario, created_at) VALUES (?, ?, ?)", entry.id, entry.scenario, entry.createdAt);
+  }
+
+  /**
+   * Lists a new session unless the id is taken or `cap` sessions are listed already. The check and the insert are
+   * one synchronous call, so concurrent creates cannot both pass the count (a Durable Object runs one call at a time).
+   */
+  reserve(entry: IndexEntry, cap: number): "reserved" | "exists" | "full" {
+    if (this.has(entry.id)) return "exists";
+    if (this.count() >= cap) return "full";
+    this.put(entry);
+    return "reserved";
   }
 
   /** Whether a session with this id exists: asked before any SessionObject is touched, so a made-up id creates nothing. */
@@ -29,10 +43,6 @@ export class SessionIndex extends DurableObject<Env> {
 
   remove(id: string): void {
     this.sql.exec("DELETE FROM sessions WHERE id = ?", id);
-  }
-
-  list(limit: number): IndexEntry[] {
-    return this.page(limit).entries;
   }
 
   /**
@@ -56,6 +66,23 @@ export class SessionIndex extends DurableObject<Env> {
 
   count(): number {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sessions").one().n;
+  }
+
+  // ---- the audit log ----
+
+  /** Appends a line and drops the oldest beyond `maxLines`, so the log stays bounded. */
+  audit(entry: AuditEntry, maxLines: number): void {
+    const seq = this.sql.exec<{ seq: number }>("INSERT INTO audit (line) VALUES (?) RETURNING seq", JSON.stringify(entry)).one().seq;
+    this.sql.exec("DELETE FROM audit WHERE seq <= ?", seq - maxLines);
+  }
+
+  /** One page of audit lines, newest first; `before` is the seq of the previous page's last line. */
+  auditPage(limit: number, before?: number): { lines: AuditLine[]; more: boolean } {
+    const rows = this.sql
+      .exec<{ seq: number; line: string }>("SELECT seq, line FROM audit WHERE seq < ? ORDER BY seq DESC LIMIT ?", before ?? Number.MAX_SAFE_INTEGER, limit + 1)
+      .toArray();
+    const lines = rows.slice(0, limit).map((row) => ({ seq: row.seq, ...(JSON.parse(row.line) as AuditEntry) }));
+    return { lines, more: rows.length > limit };
   }
 }
 

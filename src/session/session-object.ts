@@ -21,6 +21,8 @@ import type { SlimEntry } from "../checks/slim.ts";
 import { authChecks } from "../checks/auth.ts";
 import type { OAuthEndpoint } from "../oauth/server.ts";
 import { serveSessionOAuth, sessionBearer, sessionGrantEvents } from "../oauth/session.ts";
+import { alarmDecision, sessionTtlMs, stampGapMs } from "./idle-ttl.ts";
+import { auditMaxLines } from "../access/audit-line.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -107,6 +109,7 @@ export class SessionObject extends DurableObject<Env> {
     if (existing) return { record: existing, created: false };
     if (this.erased) this.openStorage();
     this.sql.exec("INSERT INTO config (k, v) VALUES ('session', ?)", JSON.stringify(record));
+    this.armIdleAlarm(record);
     return { record, created: true };
   }
 
@@ -146,8 +149,9 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Erases every byte of the session. */
   async erase(): Promise<boolean> {
-    const existed = this.record() !== undefined;
+    const existed = this.storedRecord() !== undefined;
     this.live.forget();
+    await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     // No schema is written back: an erased session leaves no file; create() makes the tables again if the id is reused.
     this.erased = true;
@@ -200,11 +204,81 @@ export class SessionObject extends DurableObject<Env> {
     return record;
   }
 
+  /** The session's record; reading it is what every use of the session does, so it also notes the use (idle expiry). */
   private record(): SessionRecord | undefined {
+    const record = this.storedRecord();
+    if (record) this.used(record);
+    return record;
+  }
+
+  private storedRecord(): SessionRecord | undefined {
     if (this.erased) return undefined;
     const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'session'").toArray()[0];
     return row ? (JSON.parse(row.v) as SessionRecord) : undefined;
   }
+
+  // ---- idle expiry (FAULTLINE_SESSION_TTL_HOURS; see idle-ttl.ts) ----
+
+  /** The last use this instance saw; exact, but lost when the object is evicted, hence the stored stamp too. */
+  private lastUseMs: number | undefined;
+  /** The stored last-use stamp as this instance last wrote or read it. */
+  private stampMs: number | undefined;
+  /** Whether this instance made sure the alarm is set (sessions stored before idle expiry existed have none). */
+  private alarmChecked = false;
+
+  /**
+   * Notes a use. Memory always; the stored stamp only when it lags by more than stampGapMs, so most requests write
+   * nothing; the alarm is not moved (it re-arms itself from the last use when it fires).
+   */
+  private used(record: SessionRecord): void {
+    const now = Date.now();
+    this.lastUseMs = now;
+    if (!expires(record)) return;
+    const ttl = sessionTtlMs(this.env);
+    this.stampMs ??= this.readStamp();
+    if (this.stampMs === undefined || now - this.stampMs >= stampGapMs(ttl)) {
+      this.sql.exec("INSERT OR REPLACE INTO config (k, v) VALUES ('lastUse', ?)", String(now));
+      this.stampMs = now;
+    }
+    if (!this.alarmChecked) {
+      this.alarmChecked = true;
+      void this.ctx.storage.getAlarm().then((at) => {
+        if (at === null && !this.erased) return this.ctx.storage.setAlarm(now + ttl);
+      });
+    }
+  }
+
+  private readStamp(): number | undefined {
+    const v = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'lastUse'").toArray()[0]?.v;
+    return v === undefined ? undefined : Number(v);
+  }
+
+  /** A new session that can expire gets its alarm one TTL from now, and its first stamp. */
+  private armIdleAlarm(record: SessionRecord): void {
+    this.stampMs = undefined;
+    this.alarmChecked = true;
+    this.used(record);
+    if (expires(record)) void this.ctx.storage.setAlarm(Date.now() + sessionTtlMs(this.env));
+  }
+
+  /**
+   * The idle alarm: deletes the session (its index entry first, so it stops being found, then every byte of its
+   * storage) when it has not been used for the TTL; otherwise sets itself again for one TTL after the last use.
+   */
+  override async alarm(): Promise<void> {
+    const record = this.storedRecord();
+    if (!record || !expires(record)) return;
+    const decision = alarmDecision(Date.now(), sessionTtlMs(this.env), {
+      inMemoryMs: this.lastUseMs,
+      storedMs: this.readStamp(),
+      createdMs: Date.parse(record.createdAt),
+    });
+    if (!decision.expire) return this.ctx.storage.setAlarm(decision.nextAlarmMs);
+    await indexStub(this.env).remove(record.id);
+    await this.erase();
+    await indexStub(this.env).audit({ at: new Date().toISOString(), who: "system", action: "expire", session: record.id }, auditMaxLines(this.env));
+  }
+
   // ---- the checks ----
 
   /**
@@ -234,6 +308,11 @@ export class SessionObject extends DurableObject<Env> {
     checks.push(...authChecks(all, sessionGrantEvents(this.sql, record, all[0]?.start ?? Date.now())));
     return { scenario: record.scenario, checks };
   }
+}
+
+/** Whether the idle alarm may delete a session: not the `default` session, not one created with `keep: true`. */
+function expires(record: SessionRecord): boolean {
+  return record.id !== DEFAULT_SESSION_ID && record.keep !== true;
 }
 
 /** Projections read per step of checks(). */

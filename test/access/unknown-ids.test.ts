@@ -1,10 +1,10 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
+import { objectFiles, tablesIn } from "../helpers/state-files.ts";
 
 // An unknown session id creates nothing: counted in the state folder of a real `npm start` server.
 
@@ -19,35 +19,7 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Every Durable Object's SQLite database under the state folder, with its bytes (the database and its -wal and -shm files). */
-async function objectFiles(): Promise<Map<string, number>> {
-  const files = new Map<string, number>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    const base = entry.name.match(/^(.*\.sqlite)(?:-wal|-shm)?$/)?.[1];
-    if (!entry.isFile() || base === undefined) continue;
-    const key = join(entry.parentPath, base);
-    files.set(key, (files.get(key) ?? 0) + (await stat(join(entry.parentPath, entry.name))).size);
-  }
-  return files;
-}
-
 const json = { "content-type": "application/json" };
-
-/** The application tables in one object's database (workerd's own `_cf_` tables left out); none when the file is gone. */
-function tablesIn(path: string): string[] {
-  let db: DatabaseSync;
-  try {
-    db = new DatabaseSync(path, { readOnly: true });
-  } catch {
-    return [];
-  }
-  try {
-    const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' ORDER BY name").all();
-    return rows.map((row) => String(row.name));
-  } finally {
-    db.close();
-  }
-}
 
 /** One request per session route, for a made-up id; each must be a 404. */
 const ROUTES: Array<(id: string) => [string, RequestInit]> = [
@@ -67,7 +39,7 @@ test("1,000 lookups of made-up ids across every session route answer 404 and add
   // The index and the default session exist first, as they would on any used server.
   const created = await fetch(`${server.url}/api/sessions`, { method: "POST", headers: json, body: JSON.stringify({ scenario: "baseline", id: "real-one" }) });
   assert.equal(created.status, 201);
-  const before = await objectFiles();
+  const before = await objectFiles(dir);
   assert.ok(before.size >= 2, `the index and the created session have files: ${[...before.keys()].join(", ")}`);
   const LOOKUPS = 1000;
   const statuses = new Map<number, number>();
@@ -83,14 +55,14 @@ test("1,000 lookups of made-up ids across every session route answer 404 and add
     );
   }
   assert.deepEqual([...statuses], [[404, LOOKUPS]]);
-  assert.deepEqual([...(await objectFiles()).keys()].sort(), [...before.keys()].sort());
+  assert.deepEqual([...(await objectFiles(dir)).keys()].sort(), [...before.keys()].sort());
 });
 
 test("deleting a session empties its storage and writes no schema back; its id can be created again", async () => {
-  const filesBefore = await objectFiles();
+  const filesBefore = await objectFiles(dir);
   const create = () => fetch(`${server.url}/api/sessions`, { method: "POST", headers: json, body: JSON.stringify({ scenario: "baseline", id: "short-lived" }) });
   assert.equal((await create()).status, 201);
-  const withSession = await objectFiles();
+  const withSession = await objectFiles(dir);
   const added = [...withSession.keys()].filter((path) => !filesBefore.has(path));
   assert.equal(added.length, 1, "one file for the new session");
   assert.ok(tablesIn(added[0]!).includes("config"), "the check reads the session's tables while it exists");
