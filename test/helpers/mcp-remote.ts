@@ -40,7 +40,20 @@ const BROWSER_SCRIPT = `
 import { appendFileSync } from "node:fs";
 let url = process.argv[2];
 for (let hop = 0; hop < ${MAX_HOPS} && url; hop++) {
-  const res = await fetch(url, { redirect: "manual" }).catch((error) => ({ status: 0, headers: new Headers(), error }));
+  // mcp-remote opens the browser before its callback server listens (a person takes seconds to approve), so a
+  // refused connection is tried again for a few seconds. And a browser tries every address "localhost" has, while
+  // fetch tries only the first (::1 here) and the callback server listens on 127.0.0.1: try the IPv4 address too.
+  let res;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    res = await fetch(url, { redirect: "manual" }).catch((error) => ({ status: 0, headers: new Headers(), error }));
+    if (res.status === 0 && new URL(url).hostname === "localhost") {
+      const v4 = new URL(url);
+      v4.hostname = "127.0.0.1";
+      res = await fetch(v4, { redirect: "manual" }).catch((error) => ({ status: 0, headers: new Headers(), error }));
+    }
+    if (res.status !== 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   appendFileSync(process.argv[3], res.status + " " + url + "\\n");
   const next = res.status >= 300 && res.status < 400 ? res.headers.get("location") : null;
   await res.body?.cancel();
@@ -55,9 +68,11 @@ for (let hop = 0; hop < ${MAX_HOPS} && url; hop++) {
  */
 const LOOPBACK_ONLY = `
 import dns from "node:dns";
+import { isIP } from "node:net";
 const lookup = dns.lookup;
 dns.lookup = function (hostname, options, callback) {
-  if (hostname === "localhost") return lookup.call(this, hostname, options, callback);
+  // localhost, and address literals (its OAuth callback server listens on one), never go to a DNS server.
+  if (hostname === "localhost" || isIP(hostname) !== 0) return lookup.call(this, hostname, options, callback);
   const done = typeof options === "function" ? options : callback;
   const error = Object.assign(new Error("getaddrinfo ENOTFOUND " + hostname + " (loopback only in tests)"), { code: "ENOTFOUND", hostname });
   process.nextTick(done, error);
