@@ -55,9 +55,17 @@ function wireOf(entry: NewJournalEntry): WireAttempt {
   return { ...(entry.mcpSessionId !== undefined ? { session: entry.mcpSessionId } : {}), ...(client !== undefined ? { client } : {}) };
 }
 
+/**
+ * The part of a Durable Object's SqlStorage the journal uses, declared here so the store also runs (and is
+ * type-checked) on node:sqlite in the Node tests.
+ */
+export interface JournalSql {
+  exec<T extends Record<string, ArrayBuffer | string | number | null>>(query: string, ...bindings: unknown[]): { toArray(): T[]; one(): T };
+}
+
 /** The session's journal in its SQLite database. */
 export class JournalStore {
-  private readonly sql: SqlStorage;
+  private readonly sql: JournalSql;
   private readonly limits: RetentionLimits;
   private readonly redact: RedactOptions;
   private readonly key: Uint8Array;
@@ -70,7 +78,7 @@ export class JournalStore {
   private oldestSeq: number;
   private oldestTime: number;
 
-  constructor(sql: SqlStorage, limits: RetentionLimits, redact: RedactOptions = {}) {
+  constructor(sql: JournalSql, limits: RetentionLimits, redact: RedactOptions = {}) {
     this.sql = sql;
     this.limits = limits;
     this.redact = redact;

@@ -2,31 +2,29 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import type { NewJournalEntry } from "../../src/journal/entry.ts";
-import { JournalStore, type RetentionLimits } from "../../src/journal/store.ts";
+import { type JournalSql, JournalStore, type RetentionLimits } from "../../src/journal/store.ts";
 
 // The journal store's bookkeeping over a real SQLite database (node:sqlite standing in for the Durable Object's
 // SqlStorage): an append is one INSERT with its seq known in advance, and retention deletes only when its in-memory
 // bounds say a limit is passed. These tests pin what that must not change: seqs are never reused, and retention
 // keeps exactly the newest entries within both limits.
 
-/** The part of SqlStorage the store uses, on node:sqlite; a script of several statements runs when it has no arguments. */
-function sqlOn(db: DatabaseSync): SqlStorage {
+/** JournalSql on node:sqlite; a script of several statements runs when it has no arguments. */
+function sqlOn(db: DatabaseSync): JournalSql {
   const exec = (query: string, ...bindings: unknown[]) => {
     let rows: Record<string, unknown>[] = [];
-    let rowsWritten = 0;
     if (bindings.length === 0 && query.trim().replace(/;\s*$/, "").includes(";")) db.exec(query);
     else if (/^\s*(SELECT|PRAGMA)|RETURNING/i.test(query)) rows = db.prepare(query).all(...(bindings as never[])) as Record<string, unknown>[];
-    else rowsWritten = Number(db.prepare(query).run(...(bindings as never[])).changes);
+    else db.prepare(query).run(...(bindings as never[]));
     return {
       toArray: () => rows,
       one: () => {
         if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
         return rows[0];
       },
-      rowsWritten,
     };
   };
-  return { exec } as unknown as SqlStorage;
+  return { exec } as unknown as JournalSql;
 }
 
 const HOUR = 3_600_000;
