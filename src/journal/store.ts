@@ -99,7 +99,8 @@ export class JournalStore {
   }
 
   private findOldest(): void {
-    const row = this.sql.exec<{ s: number | null; t: number | null }>("SELECT MIN(seq) AS s, MIN(time_ms) AS t FROM journal").one();
+    // Two subqueries, not one SELECT of both: SQLite answers a lone MIN() from an index, two in one SELECT by a scan.
+    const row = this.sql.exec<{ s: number | null; t: number | null }>("SELECT (SELECT MIN(seq) FROM journal) AS s, (SELECT MIN(time_ms) FROM journal) AS t").one();
     this.oldestSeq = row.s ?? this.nextSeq;
     this.oldestTime = row.t ?? Infinity;
   }
