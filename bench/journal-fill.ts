@@ -2,7 +2,8 @@
  * Fills a session's journal fast for the growth figures. MCP has no batches (Faultline refuses JSON-RPC arrays) and
  * 100,000 calls over HTTP take minutes on a busy machine, so: with the server stopped, one real journalled entry of
  * the session is copied `total - 1` times inside its Durable Object's SQLite file (one INSERT … SELECT over a
- * recursive counter, in one transaction), and each copy's JSON gets its own seq, as the store writes it.
+ * recursive counter, in one transaction, every column including the checks' projection and the retry lookup key), and
+ * each copy's JSON gets its own seq, as the store writes it.
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -20,9 +21,10 @@ export async function fillJournal(stateDir: string, total: number): Promise<void
       db.exec("BEGIN");
       db.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-         INSERT INTO journal (time_ms, method, outcome, entry) SELECT j.time_ms, j.method, j.outcome, j.entry FROM n, (SELECT * FROM journal LIMIT 1) AS j`,
+         INSERT INTO journal (time_ms, method, outcome, entry, slim, call_key, attempt)
+         SELECT j.time_ms, j.method, j.outcome, j.entry, j.slim, j.call_key, j.attempt FROM n, (SELECT * FROM journal LIMIT 1) AS j`,
       ).run(total - 1);
-      db.exec("UPDATE journal SET entry = json_set(entry, '$.seq', seq)");
+      db.exec("UPDATE journal SET entry = json_set(entry, '$.seq', seq), slim = json_set(slim, '$.seq', seq)");
       db.exec("COMMIT");
       return;
     } finally {

@@ -23,13 +23,24 @@ async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyR
  */
 export async function readCapped(request: Pick<Request, "body" | "headers">, limit: number): Promise<string | undefined> {
   if (!request.body) return "";
+  const header = request.headers.get("content-length");
+  const declared = header === null ? NaN : Number(header);
+  if (declared >= 0 && declared <= limit) {
+    // A declared length within the cap: HTTP framing ends the body there, so the runtime's native read is bounded. The
+    // count is checked again for a Request built in-process, whose header nothing enforces.
+    const bytes = await request.arrayBuffer();
+    return bytes.byteLength > limit ? undefined : new TextDecoder().decode(bytes);
+  }
   const reader = request.body.getReader();
-  const declared = Number(request.headers.get("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > limit) {
+  if (declared > limit) {
     await discard(reader, declared > DRAIN_LIMIT ? DRAIN_LIMIT + 1 : 0);
     return undefined;
   }
+  return readCounting(reader, limit);
+}
 
+/** Reads a body of undeclared length chunk by chunk, giving up (and draining) as soon as it passes `limit` bytes. */
+async function readCounting(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<string | undefined> {
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {

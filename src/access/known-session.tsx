@@ -21,6 +21,29 @@ export function sessionOfPath(path: string): { id: string; surface: "api" | "mcp
   return undefined;
 }
 
+/**
+ * MCP session ids the index listed within the last KNOWN_TTL_MS, so a client's stream of calls does not ask the one
+ * index object before every call (a second Durable Object hop per request, and the index a bottleneck shared by every
+ * session). Bounded. For at most the TTL after a delete, its MCP requests reach the erased object, which answers
+ * the same 404 itself without writing storage back (erase() leaves it so while it stays in memory).
+ */
+const KNOWN_TTL_MS = 5_000;
+const KNOWN_MAX = 10_000;
+const known = new Map<string, number>();
+
+async function listedRecently(env: Env, id: string): Promise<boolean> {
+  const now = Date.now();
+  const seen = known.get(id);
+  if (seen !== undefined && now - seen < KNOWN_TTL_MS) return true;
+  const listed = await indexStub(env).has(id);
+  if (!listed) known.delete(id);
+  else {
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(id, now);
+  }
+  return listed;
+}
+
 /** Throws the API's 404 unless the index lists the session. */
 export async function assertKnownSession(env: Env, id: string): Promise<void> {
   if (!(await indexStub(env).has(id))) throw sessionNotFound(id);
@@ -48,7 +71,7 @@ export const knownSession: MiddlewareHandler<{ Bindings: Env }> = async (c, next
     await assertKnownSession(c.env, target.id);
     return next();
   }
-  if (await indexStub(c.env).has(target.id)) return next();
+  if (target.surface === "mcp" ? await listedRecently(c.env, target.id) : await indexStub(c.env).has(target.id)) return next();
   if (target.surface === "page") return c.html(<NotFoundPage what={`There is no session '${target.id}'. It may have been deleted.`} />, 404, SECURITY_HEADERS);
   const hint = `Create it with POST /api/sessions and the body {"id": ${JSON.stringify(target.id)}, "scenario": "baseline"} (any scenario), or use /mcp, the default session`;
   return jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, `Session not found: no session has the id '${target.id}'. ${hint}`, { id: target.id }));

@@ -55,14 +55,30 @@ function wireOf(entry: NewJournalEntry): WireAttempt {
   return { ...(entry.mcpSessionId !== undefined ? { session: entry.mcpSessionId } : {}), ...(client !== undefined ? { client } : {}) };
 }
 
+/**
+ * The part of a Durable Object's SqlStorage the journal uses, declared here so the store also runs (and is
+ * type-checked) on node:sqlite in the Node tests.
+ */
+export interface JournalSql {
+  exec<T extends Record<string, ArrayBuffer | string | number | null>>(query: string, ...bindings: unknown[]): { toArray(): T[]; one(): T };
+}
+
 /** The session's journal in its SQLite database. */
 export class JournalStore {
-  private readonly sql: SqlStorage;
+  private readonly sql: JournalSql;
   private readonly limits: RetentionLimits;
   private readonly redact: RedactOptions;
   private readonly key: Uint8Array;
+  /** The next entry's seq: SQLite's AUTOINCREMENT counter kept here, so an append is one INSERT with its seq known. */
+  private nextSeq: number;
+  /**
+   * Lower bounds of the oldest kept entry's seq and time: retention deletes only when one of them says a limit is
+   * passed, so an append costs no DELETE until then. Exact after a prune by age, otherwise never above the truth.
+   */
+  private oldestSeq: number;
+  private oldestTime: number;
 
-  constructor(sql: SqlStorage, limits: RetentionLimits, redact: RedactOptions = {}) {
+  constructor(sql: JournalSql, limits: RetentionLimits, redact: RedactOptions = {}) {
     this.sql = sql;
     this.limits = limits;
     this.redact = redact;
@@ -74,6 +90,19 @@ export class JournalStore {
     if (!columns.has("call_key")) sql.exec("ALTER TABLE journal ADD COLUMN call_key TEXT; ALTER TABLE journal ADD COLUMN attempt TEXT");
     sql.exec("CREATE INDEX IF NOT EXISTS journal_call ON journal (call_key, seq)");
     this.key = this.digestKey();
+    // sqlite_sequence keeps the highest seq ever given, also after its entry was deleted, so seqs are never reused.
+    const given = sql.exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'journal'").toArray()[0]?.seq ?? 0;
+    this.nextSeq = given + 1;
+    this.oldestSeq = this.nextSeq;
+    this.oldestTime = Infinity;
+    this.findOldest();
+  }
+
+  private findOldest(): void {
+    // Two subqueries, not one SELECT of both: SQLite answers a lone MIN() from an index, two in one SELECT by a scan.
+    const row = this.sql.exec<{ s: number | null; t: number | null }>("SELECT (SELECT MIN(seq) FROM journal) AS s, (SELECT MIN(time_ms) FROM journal) AS t").one();
+    this.oldestSeq = row.s ?? this.nextSeq;
+    this.oldestTime = row.t ?? Infinity;
   }
 
   /** The session's key for call digests, made on first use. */
@@ -87,8 +116,8 @@ export class JournalStore {
   }
 
   /**
-   * Stores an entry, applies retention, and returns it with its sequence number. The call digests are taken from the
-   * bodies as sent; everything stored (the entry and the checks' projection of it) is redacted.
+   * Stores an entry in one INSERT, applies retention, and returns it with its sequence number. The call digests are
+   * taken from the bodies as sent; everything stored (the entry and the checks' projection of it) is redacted.
    */
   append(entry: NewJournalEntry, now: number): JournalEntry {
     const { callDigest, paramsDigest } = callDigests(entry.request.body, this.key);
@@ -96,18 +125,22 @@ export class JournalStore {
     const callKey = entry.rpc.kind === "request" && callDigest !== undefined ? `${entry.rpc.method}\u0000${callDigest}` : undefined;
     const attempt: WireAttempt = { ...(entry.rpc.id !== undefined ? { id: entry.rpc.id } : {}), ...wireOf(entry) };
     const retry = callKey !== undefined ? this.retryOf(callKey, attempt) : {};
-    const seq = this.sql
-      .exec<{ seq: number }>(
-        "INSERT INTO journal (time_ms, method, outcome, entry, call_key, attempt) VALUES (?, ?, ?, '', ?, ?) RETURNING seq",
-        Date.parse(entry.time),
-        entry.rpc.method ?? null,
-        entry.verdict?.outcome ?? null,
-        callKey ?? null,
-        callKey !== undefined ? JSON.stringify(attempt) : null,
-      )
-      .one().seq;
+    const seq = this.nextSeq;
+    const time = Date.parse(entry.time);
     const stored: JournalEntry = { seq, ...redacted, ...(callDigest !== undefined ? { callDigest } : {}), ...retry };
-    this.sql.exec("UPDATE journal SET entry = ?, slim = ? WHERE seq = ?", JSON.stringify(stored), JSON.stringify(slimEntry(stored, paramsDigest)), seq);
+    this.sql.exec(
+      "INSERT INTO journal (seq, time_ms, method, outcome, entry, slim, call_key, attempt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      seq,
+      time,
+      entry.rpc.method ?? null,
+      entry.verdict?.outcome ?? null,
+      JSON.stringify(stored),
+      JSON.stringify(slimEntry(stored, paramsDigest)),
+      callKey ?? null,
+      callKey !== undefined ? JSON.stringify(attempt) : null,
+    );
+    this.nextSeq = seq + 1;
+    if (time < this.oldestTime) this.oldestTime = time;
     this.prune(now);
     return stored;
   }
@@ -139,9 +172,18 @@ export class JournalStore {
     return rows.some((r) => r.outcome !== null && OUTCOMES[r.outcome as Outcome]?.success === true);
   }
 
+  /** Retention after an append: a DELETE only when the in-memory bounds say a limit is passed. */
   private prune(now: number): void {
-    this.sql.exec("DELETE FROM journal WHERE seq <= (SELECT MAX(seq) FROM journal) - ?", this.limits.maxEntries);
-    this.sql.exec("DELETE FROM journal WHERE time_ms < ?", now - this.limits.maxAgeMs);
+    const keepFrom = this.nextSeq - this.limits.maxEntries;
+    if (keepFrom > this.oldestSeq) {
+      this.sql.exec("DELETE FROM journal WHERE seq < ?", keepFrom);
+      this.oldestSeq = keepFrom;
+    }
+    const cutoff = now - this.limits.maxAgeMs;
+    if (this.oldestTime < cutoff) {
+      this.sql.exec("DELETE FROM journal WHERE time_ms < ?", cutoff);
+      this.findOldest();
+    }
   }
 
   query(q: JournalQuery): { entries: JournalEntry[]; nextSeq?: number } {
@@ -173,5 +215,7 @@ export class JournalStore {
 
   clear(): void {
     this.sql.exec("DELETE FROM journal");
+    this.oldestSeq = this.nextSeq;
+    this.oldestTime = Infinity;
   }
 }
