@@ -11,6 +11,7 @@ import { createSession, indexStub, sessionStub } from "../src/session/stubs.ts";
 import { closest } from "../src/suggest.ts";
 import { publicOrigin } from "../src/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
+import { recordingStub, replaySource } from "../src/recording/source.ts";
 
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
@@ -26,9 +27,12 @@ const CreateSessionSchema = z.strictObject({
     .string()
     .regex(/^[a-z0-9-]{3,64}$/, "must match [a-z0-9-]{3,64}")
     .optional(),
+  record: z.boolean().optional().describe("Keep a recording of every exchange, for a replay session"),
+  keep: z.boolean().optional(),
+  faults: z.strictObject({ scenario: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 
-const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true });
+const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true, record: true, keep: true, faults: true });
 
 async function readJson(request: Request): Promise<unknown> {
   // Requiring application/json also keeps other sites' plain form posts (no CORS preflight) from creating sessions.
@@ -59,17 +63,17 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
 }
 
 /** Validates a scenario id and its params, applying the defaults. */
-function resolveScenario(scenario: string, params: Record<string, unknown> | undefined) {
+function resolveScenario(scenario: string, params: Record<string, unknown> | undefined, at: string[] = []) {
   const found = findScenario(scenario);
   if (!found) {
     const ids = SCENARIOS.map((s) => s.id);
     const near = closest(scenario, ids);
     const hint = near.length > 0 ? `did you mean ${near.map((id) => `'${id}'`).join(" or ")}?` : `GET /api/scenarios lists the ${ids.length} scenarios`;
     const message = `Unknown scenario '${scenario}'; ${hint}`;
-    throw invalidRequest([{ path: "scenario", rule: "unknown_scenario", message }]);
+    throw invalidRequest([{ path: [...at, "scenario"].join("."), rule: "unknown_scenario", message }]);
   }
   const result = paramsSchema(found).safeParse(params ?? {});
-  if (!result.success) throw validationError(result.error, ["params"]);
+  if (!result.success) throw validationError(result.error, [...at, "params"]);
   return { scenario: found.id, params: result.data as Record<string, unknown> };
 }
 
@@ -109,13 +113,17 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
   .post("/", async (c) => {
     const body = parseBody(CreateSessionSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
+    const faults = body.faults && resolveScenario(body.faults.scenario, body.faults.params, ["faults"]);
+    const replay = await replaySource(c.env, scenario, params, faults);
     const id = body.id ?? randomId();
     const cap = maxSessions(c.env);
     if ((await indexStub(c.env).count()) >= cap) {
       throw new ApiError(429, "session_limit", `The server holds its maximum of ${cap} sessions (FAULTLINE_MAX_SESSIONS): delete one first`);
     }
-    const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString() });
+    const options = { ...(body.record ? { record: true } : {}), ...(body.keep ? { keep: true } : {}), ...(faults ? { faults } : {}) };
+    const { record, created } = await createSession(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...options });
     if (!created) throw new ApiError(409, "session_exists", `A session with id '${id}' already exists`, [{ path: "id", rule: "unique", message: "already exists" }]);
+    if (replay) await recordingStub(c.env, id).loadReplay(replay);
     return c.json({ ...record, mcpUrl: mcpUrl(publicOrigin(c.req.raw, c.env), id) }, 201);
   })
   .get("/", async (c) => {
@@ -138,7 +146,9 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const body = parseBody(ChangeScenarioSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     await assertKnownSession(c.env, id);
+    const replay = await replaySource(c.env, scenario, params);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
+    if (replay) await recordingStub(c.env, id).loadReplay(replay);
     const answer = shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
     return c.json(answer);

@@ -12,6 +12,7 @@ import { dashboardRoutes } from "../routes/dashboard.tsx";
 import { journalRoutes } from "../routes/journal.ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { scenarioRoutes } from "../routes/scenarios.ts";
+import { recordingRoutes } from "../routes/recordings.ts";
 import { sessionRoutes } from "../routes/sessions.ts";
 import { wellKnownRoutes } from "../routes/well-known.ts";
 
@@ -37,6 +38,7 @@ app.route("/api/sessions", sessionRoutes);
 app.route("/api/sessions", journalRoutes);
 app.route("/api/sessions", checkRoutes);
 app.route("/api/scenarios", scenarioRoutes);
+app.route("/api/recordings", recordingRoutes);
 app.route("/", wellKnownRoutes);
 app.route("/", mcpRoutes);
 app.route("/", loginRoutes);

@@ -49,12 +49,15 @@ export async function handleMcp(request: Request, session: SessionRuntime, activ
   const tools = toolsFor(active);
   const read = await readPost(request, headers, session, tools);
   if (read.response) return { response: read.response, facts: read.facts, ...toolEffects(read.facts, () => "none") };
-  if ("clientResponse" in read) return { response: deliverClientResponse(read.clientResponse.message, session), facts: read.facts };
+  // A replay has no server request waiting: the recorded stream goes on by itself, so the client's answer is taken.
+  if ("clientResponse" in read) return { response: active.replay ? new Response(null, { status: 202 }) : deliverClientResponse(read.clientResponse.message, session), facts: read.facts };
 
   const { facts, rejection } = read;
   const decision = decideFault(facts.message, rejection !== undefined, session, active);
-  const { response, effects } = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin });
-  return { response, facts, ...(decision ? { decision } : {}), deadline, ...toolEffects(facts, effects) };
+  const answered = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin });
+  const { response, effects } = answered;
+  const decided = decision ?? answered.decision;
+  return { response, facts, ...(decided ? { decision: decided } : {}), deadline, ...toolEffects(facts, effects) };
 }
 
 /** Only a tools/call request runs a tool, so only its entry says whether it ran. */
@@ -103,7 +106,7 @@ async function respond(
   rejection: RpcError | undefined,
   decision: Decision | undefined,
   context: Context,
-): Promise<{ response: Response; effects: () => Effects }> {
+): Promise<{ response: Response; effects: () => Effects; decision?: Decision }> {
   const { message } = facts;
   const { era, method } = message.request;
   const fault = decision?.fault;
@@ -127,6 +130,8 @@ async function respond(
   if (rejection) {
     return none(perform(fault, { ...input, answer: async () => errorMessage(id, rejection.code, rejection.message, rejection.data), status: () => rejection.httpStatus }));
   }
+  // A replay session: the recording answers where the handler would, under the same fault (src/recording/replay.ts).
+  if (context.active.replay) return context.active.replay.respond(fault, input, message, context.session);
   if (era === "modern" && method === "subscriptions/listen" && id !== undefined) {
     if (!fault) return none(listenResponse(id, message.params, context.session, context.deadline));
     return none(perform(fault, { ...input, stream: true, answer: async () => resultMessage(id, { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: id } }) }));

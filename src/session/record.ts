@@ -4,6 +4,12 @@ export interface SessionRecord {
   scenario: string;
   params: Record<string, unknown>;
   createdAt: string;
+  /** Keep a recording of every exchange, full bodies and SSE timing (src/recording/), for a replay session. */
+  record?: boolean;
+  /** Kept past the idle TTL. */
+  keep?: boolean;
+  /** A replay session's fault scenario: it decides, the recording answers where the handler would. */
+  faults?: { scenario: string; params: Record<string, unknown> };
 }
 
 export interface SessionView extends SessionRecord {

@@ -18,6 +18,10 @@ import { redactNames } from "../journal/redact.ts";
 import { type Check, FAMILIES } from "../checks/index.ts";
 import { timeline } from "../checks/exchange.ts";
 import type { SlimEntry } from "../checks/slim.ts";
+import type { Recording } from "../recording/exchange.ts";
+import { recordHandled } from "../recording/recorder.ts";
+import { activeFor } from "../recording/session.ts";
+import { RecordingStore } from "../recording/store.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -33,6 +37,7 @@ export class SessionObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private live: LiveSession;
   private journal: JournalStore;
+  private recording!: RecordingStore;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
   private liveStreams = 0;
 
@@ -50,6 +55,7 @@ export class SessionObject extends DurableObject<Env> {
     migrateStorage(this.ctx.storage);
     this.sql.exec(SCHEMA);
     this.erased = false;
+    this.recording = new RecordingStore(this.sql);
     this.journal = this.openJournal();
     return this.journal;
   }
@@ -135,6 +141,7 @@ export class SessionObject extends DurableObject<Env> {
       this.sql.exec("DELETE FROM counters");
       this.sql.exec("DELETE FROM mcp_sessions");
       this.sql.exec("DELETE FROM resumable");
+      this.recording.rewind();
       this.markEpoch();
     });
     this.live.forget();
@@ -164,8 +171,11 @@ export class SessionObject extends DurableObject<Env> {
     }
     const scenario = findScenario(record.scenario);
     if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
-    const handled = await handleMcp(request, this.live, { scenario, params: record.params }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
-    return journalled(request, handled, {
+    const active = activeFor(record, { scenario, params: record.params }, this.recording);
+    const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
+    const redact = { extraNames: redactNames(this.env.JOURNAL_REDACT_NAMES) };
+    const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), redact) : handled;
+    return journalled(request, answered, {
       started,
       scenario: scenario.id,
       bodyCap: positive(this.env.JOURNAL_BODY_CAP, DEFAULT_BODY_CAP),
@@ -196,6 +206,30 @@ export class SessionObject extends DurableObject<Env> {
     const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'session'").toArray()[0];
     return row ? (JSON.parse(row.v) as SessionRecord) : undefined;
   }
+  // ---- recordings (src/recording/) ----
+
+  /** This session's recording, or an uploaded HAR's; undefined when there is none. */
+  recordingCopy(): Recording | undefined {
+    return this.erased ? undefined : this.recording.recording();
+  }
+
+  /** A replay session: the recording it answers from. */
+  loadReplay(recording: Recording): void {
+    this.recording.load(recording);
+  }
+
+  /** An uploaded HAR's Durable Object: stores its recording. */
+  storeUpload(recording: Recording): void {
+    this.recording.store(recording);
+  }
+
+  /** Erases an uploaded HAR; false when there was none. */
+  async eraseUpload(): Promise<boolean> {
+    const existed = !this.erased && this.recording.has();
+    await this.erase();
+    return existed;
+  }
+
   // ---- the checks ----
 
   /**
