@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { JournalEntry } from "../../src/journal/entry.ts";
 import { journalOf } from "../helpers/journal.ts";
 
@@ -20,9 +21,14 @@ export async function newSession(url: string, body: Json): Promise<{ id: string;
 /** A replay session of a recorded session. */
 export const replayOf = (url: string, from: string, params: Json = {}, extra: Json = {}) => newSession(url, { scenario: "replay", params: { from, timing: "fast", ...params }, ...extra });
 
-/** The POSTs of a session's journal once it holds `count` entries in all, oldest first. */
+/** The POSTs of a session's journal once it holds `count` of them (each is journalled after its body ended), oldest first. */
 export async function posts(url: string, sessionId: string, count: number): Promise<JournalEntry[]> {
-  return (await journalOf(url, sessionId, count)).filter((e) => e.request.method === "POST");
+  for (let tries = 0; ; tries++) {
+    const found = (await journalOf(url, sessionId, 0)).filter((e) => e.request.method === "POST");
+    if (found.length >= count) return found;
+    if (tries > 100) throw new Error(`the journal has ${found.length} POSTs, not ${count}`);
+    await sleep(50);
+  }
 }
 
 /** What a client saw of each POST: JSON-RPC method, HTTP status and the classifier's outcome. */
@@ -31,7 +37,3 @@ export const verdicts = (entries: JournalEntry[]) => entries.map((e) => `${e.rpc
 /** The text of a tool result's first content block. */
 export const textOf = (result: Json) => (result.content as Json[])[0]?.text as string;
 
-/** Waits until the recording of a session holds what its journal holds: both are written once a body has ended. */
-export async function settled(url: string, sessionId: string, count: number): Promise<void> {
-  await journalOf(url, sessionId, count);
-}
