@@ -31,8 +31,12 @@ export async function posts(url: string, sessionId: string, count: number): Prom
   }
 }
 
-/** What a client saw of each POST: JSON-RPC method, HTTP status and the classifier's outcome. */
-export const verdicts = (entries: JournalEntry[]) => entries.map((e) => `${e.rpc.method ?? e.rpc.kind} ${e.response.status} ${e.verdict?.outcome ?? "-"}`);
+/**
+ * What a client saw of each POST, in the order the requests came (the journal's is the order their answers ended): JSON-RPC
+ * method, HTTP status and the classifier's outcome.
+ */
+export const verdicts = (entries: JournalEntry[]) =>
+  entries.toSorted((a, b) => Date.parse(a.time) - Date.parse(b.time) || a.seq - b.seq).map((e) => `${e.rpc.method ?? e.rpc.kind} ${e.response.status} ${e.verdict?.outcome ?? "-"}`);
 
 /** The text of a tool result's first content block. */
 export const textOf = (result: Json) => (result.content as Json[])[0]?.text as string;
