@@ -33,6 +33,8 @@ export function harRecording(har: ReturnType<typeof HarSchema.parse>): HarRecord
   har.log.entries.forEach((entry, index) => {
     const text = entry.request.postData?.text;
     const method = (entry.request.method ?? "GET").toUpperCase();
+    // A cut request is no JSON any more: it is refused as cut, not skipped as something else.
+    if (method === "POST") truncated ??= cutReason(entry, index);
     const parsed = text === undefined ? undefined : parseJson(text);
     const match = method === "POST" ? matchKey(parsed, bytes) : undefined;
     if (!match || text === undefined) {
@@ -40,7 +42,7 @@ export function harRecording(har: ReturnType<typeof HarSchema.parse>): HarRecord
       return;
     }
     const exchange = harExchange(entry, text, parsed, match);
-    truncated ??= cutReason(entry, exchange, index) ?? redactedReason(parsed, index);
+    truncated ??= tooLong(exchange, index) ?? redactedReason(parsed, index);
     exchanges.push(exchange);
   });
   if (exchanges.length > RECORDING_LIMITS.exchanges) truncated ??= `the HAR has ${exchanges.length} replayable entries; a recording holds at most ${RECORDING_LIMITS.exchanges}`;
@@ -78,14 +80,16 @@ function decodeBase64(text: string): string {
   }
 }
 
-/** Why an entry's bodies cannot be replayed whole, if they cannot. */
-function cutReason(entry: HarEntry, exchange: RecordedExchange, index: number): string | undefined {
+/** Why an entry's bodies cannot be replayed whole, when the journal cut them (its flag, or its visible marker). */
+function cutReason(entry: HarEntry, index: number): string | undefined {
   const marked = isRecord(entry._faultline) && entry._faultline.truncated === true;
-  const cut = [exchange.request.body.text, exchange.response.body.text].some((t) => t.endsWith(TRUNCATION_MARKER));
-  if (marked || cut) return `entry ${index}: a body was cut at the journal's display cap (JOURNAL_BODY_CAP), so its answer cannot be replayed whole`;
+  const cut = [entry.request.postData?.text ?? "", entry.response.content.text ?? ""].some((t) => t.endsWith(TRUNCATION_MARKER));
+  return marked || cut ? `entry ${index}: a body was cut at the journal's display cap (JOURNAL_BODY_CAP), so it cannot be replayed whole` : undefined;
+}
+
+function tooLong(exchange: RecordedExchange, index: number): string | undefined {
   const long = [exchange.request.body.text, exchange.response.body.text].some((t) => t.length > RECORDING_LIMITS.bodyBytes);
-  if (long) return `entry ${index}: a body is longer than the recording's limit of ${RECORDING_LIMITS.bodyBytes} characters`;
-  return undefined;
+  return long ? `entry ${index}: a body is longer than the recording's limit of ${RECORDING_LIMITS.bodyBytes} characters` : undefined;
 }
 
 /** Why an entry cannot be matched, when the params the match digests were redacted (the journal's export redacts). */
