@@ -117,8 +117,13 @@ test("a HAR with nothing to replay, or not a HAR, is refused with a 400, and one
 
 // ---- refusals at creation ----
 
-test("a recording with a body past the recording's own limit is refused at replay creation with a 400 that says why", async () => {
-  const recorded = await recordedEchoes(["y".repeat(600 * 1024)]);
+test("a recording with a request body past the recording's own limit is refused at replay creation with a 400 that says why", async () => {
+  // Only the request is long: echo answers the short text and ignores the padding.
+  const recorded = await newSession(server.url, { scenario: "baseline", record: true });
+  const answer = await postModern(recorded.mcpUrl, 1, "tools/call", { name: "echo", arguments: { text: "short", padding: "y".repeat(600 * 1024) } });
+  assert.equal(answer.status, 200);
+  await answer.text();
+  await posts(server.url, recorded.id, 1);
   const refused = await postSession(server.url, { scenario: "replay", params: { from: recorded.id } });
   assert.equal(refused.status, 400);
   assert.equal(refused.body.error.code, "recording_truncated");
