@@ -37,6 +37,12 @@ export function harRecording(har: ReturnType<typeof HarSchema.parse>): HarRecord
     if (method === "POST") truncated ??= cutReason(entry, index);
     const parsed = text === undefined ? undefined : parseJson(text);
     const match = method === "POST" ? matchKey(parsed, bytes) : undefined;
+    // A browser writes status 0 for a request that got no response: there is nothing to replay.
+    const answered = entry.response.status >= 200 && entry.response.status <= 599;
+    if (match && !answered) {
+      skipped.push({ index, reason: `no response was recorded (status ${entry.response.status})` });
+      return;
+    }
     if (!match || text === undefined) {
       skipped.push({ index, reason: method === "POST" ? "the request body is not a JSON-RPC request or notification" : `a ${method} is not replayed (only POSTs of JSON-RPC messages are)` });
       return;

@@ -105,9 +105,14 @@ test("a HAR whose request arguments were redacted is refused at upload, since no
 });
 
 test("a HAR with nothing to replay, or not a HAR, is refused with a 400, and one over 8 MiB with a 413", async () => {
-  const empty = await uploadHar(JSON.stringify({ log: { entries: [{ request: { method: "GET", url: "http://x/" }, response: { status: 200 } }] } }));
+  const unanswered = { request: { method: "POST", postData: { text: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) } }, response: { status: 0 } };
+  const empty = await uploadHar(JSON.stringify({ log: { entries: [{ request: { method: "GET", url: "http://x/" }, response: { status: 200 } }, unanswered] } }));
   assert.equal(empty.status, 400);
   assert.equal(empty.body.error.code, "nothing_to_replay");
+  // The unanswered POST is reported, not replayed as a response no server can send.
+  const one = await uploadHar(JSON.stringify({ log: { entries: [unanswered, { ...unanswered, response: { status: 200, content: { text: "{}" } } }] } }));
+  assert.equal(one.status, 201);
+  assert.deepEqual([one.body.exchanges, one.body.skipped], [1, [{ index: 0, reason: "no response was recorded (status 0)" }]]);
   const notHar = await uploadHar(JSON.stringify({ entries: [] }));
   assert.equal(notHar.status, 400);
   assert.equal(notHar.body.error.issues[0].path, "log");
