@@ -32,6 +32,7 @@ import { ErrorCode, errorMessage, resultMessage, type RpcError } from "./jsonrpc
 import { listenResponse, SUBSCRIPTION_ID } from "./listen.ts";
 import { lowerHeaders, readPost } from "./read.ts";
 import type { ActiveScenario, SessionRuntime } from "./runtime.ts";
+import type { ReplayAnswers } from "../recording/replay.ts";
 import { SSE_HEADERS, sseEvent } from "./sse.ts";
 import type { ToolDefinition } from "./tool.ts";
 import { jsonResponse } from "./wire.ts";
@@ -40,7 +41,7 @@ import { jsonResponse } from "./wire.ts";
  * Serves one HTTP request on a session's MCP endpoint, in either era. `origin` starts the URLs the answer names (the
  * public origin behind a reverse proxy); by default the origin the request came to.
  */
-export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline, origin = new URL(request.url).origin): Promise<Handled> {
+export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline, origin = new URL(request.url).origin, replay?: ReplayAnswers): Promise<Handled> {
   const headers = lowerHeaders(request.headers);
   if (request.method === "GET") return resume(headers, session);
   if (request.method === "DELETE") return { response: endMcpSession(headers, session) };
@@ -50,11 +51,11 @@ export async function handleMcp(request: Request, session: SessionRuntime, activ
   const read = await readPost(request, headers, session, tools);
   if (read.response) return { response: read.response, facts: read.facts, ...toolEffects(read.facts, () => "none") };
   // A replay has no server request waiting: the recorded stream goes on by itself, so the client's answer is taken.
-  if ("clientResponse" in read) return { response: active.replay ? new Response(null, { status: 202 }) : deliverClientResponse(read.clientResponse.message, session), facts: read.facts };
+  if ("clientResponse" in read) return { response: replay ? new Response(null, { status: 202 }) : deliverClientResponse(read.clientResponse.message, session), facts: read.facts };
 
   const { facts, rejection } = read;
   const decision = decideFault(facts.message, rejection !== undefined, session, active);
-  const answered = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin });
+  const answered = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin, ...(replay ? { replay } : {}) });
   const { response, effects } = answered;
   const decided = decision ?? answered.decision;
   return { response, facts, ...(decided ? { decision: decided } : {}), deadline, ...toolEffects(facts, effects) };
@@ -95,6 +96,8 @@ interface Context {
   tools: readonly ToolDefinition[];
   deadline: Deadline;
   origin: string;
+  /** A replay session's answer source (src/recording/replay.ts). */
+  replay?: ReplayAnswers;
 }
 
 /**
@@ -131,7 +134,7 @@ async function respond(
     return none(perform(fault, { ...input, answer: async () => errorMessage(id, rejection.code, rejection.message, rejection.data), status: () => rejection.httpStatus }));
   }
   // A replay session: the recording answers where the handler would, under the same fault (src/recording/replay.ts).
-  if (context.active.replay) return context.active.replay.respond(fault, input, message, context.session);
+  if (context.replay) return context.replay.respond(fault, input, message, context.session);
   if (era === "modern" && method === "subscriptions/listen" && id !== undefined) {
     if (!fault) return none(listenResponse(id, message.params, context.session, context.deadline));
     return none(perform(fault, { ...input, stream: true, answer: async () => resultMessage(id, { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: id } }) }));

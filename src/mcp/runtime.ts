@@ -1,5 +1,4 @@
 import type { Scenario } from "../scenario.ts";
-import type { ReplayAnswers } from "../recording/replay.ts";
 import type { RequestId } from "./jsonrpc.ts";
 import type { LogLevel } from "./tool.ts";
 
@@ -24,8 +23,6 @@ export type ListChange = { list: "tools" | "prompts" };
 export interface ActiveScenario {
   scenario: Scenario;
   params: Record<string, unknown>;
-  /** A replay session: the recording answers where the handler would (src/recording/). */
-  replay?: ReplayAnswers;
 }
 
 /** What the MCP endpoint needs from the session's Durable Object; one object per session, not per request. */

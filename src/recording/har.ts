@@ -1,4 +1,4 @@
-import { type HarEntry, HarSchema } from "../classify/har.ts";
+import { type HarEntry, HarSchema } from "../classify/index.ts";
 import { TRUNCATION_MARKER } from "../journal/entry.ts";
 import { REDACTED } from "../journal/redact.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";

@@ -1,7 +1,7 @@
 import { ApiError, invalidRequest } from "../api-error.ts";
 import type { Remote } from "../session/remote.ts";
 import type { SessionObject } from "../session/session-object.ts";
-import type { Recording } from "./exchange.ts";
+import { REPLAY_SCENARIO, type Recording } from "./exchange.ts";
 
 type RecordingApi = Remote<Pick<SessionObject, "recordingCopy" | "loadReplay" | "storeUpload" | "eraseUpload">>;
 
@@ -12,8 +12,6 @@ export function recordingStub(env: Env, name: string): RecordingApi {
 
 /** The Durable Object name of an uploaded HAR; a colon never appears in a session id. */
 export const uploadName = (id: string) => `upload:${id}`;
-
-export const REPLAY_SCENARIO = "replay";
 
 /**
  * Checks a session's replay settings at creation and fetches the recording it will answer from: `faults` only on a

@@ -20,7 +20,7 @@ import { timeline } from "../checks/exchange.ts";
 import type { SlimEntry } from "../checks/slim.ts";
 import type { Recording } from "../recording/exchange.ts";
 import { recordHandled } from "../recording/recorder.ts";
-import { activeFor } from "../recording/session.ts";
+import { replaySetup } from "../recording/session.ts";
 import { RecordingStore } from "../recording/store.ts";
 
 const SCHEMA = `
@@ -171,8 +171,8 @@ export class SessionObject extends DurableObject<Env> {
     }
     const scenario = findScenario(record.scenario);
     if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
-    const active = activeFor(record, { scenario, params: record.params }, this.recording);
-    const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
+    const { active, replay } = replaySetup(record, { scenario, params: record.params }, this.recording);
+    const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), replay);
     const redact = { extraNames: redactNames(this.env.JOURNAL_REDACT_NAMES) };
     const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), redact) : handled;
     return journalled(request, answered, {
