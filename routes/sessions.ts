@@ -15,6 +15,7 @@ import { closest } from "../src/suggest.ts";
 import { publicOrigin } from "../src/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 import { proxiedScenario, upstreamOf } from "../src/proxy/config.ts";
+import { recordingStub, replaySource } from "../src/recording/source.ts";
 
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
@@ -32,11 +33,13 @@ const CreateSessionSchema = z.strictObject({
     .optional(),
   upstream: z.string().max(2048).optional().describe("Proxy mode: the MCP URL of a real server to forward to; its origin must be in FAULTLINE_UPSTREAMS"),
   forwardAuthorization: z.boolean().optional().describe("Proxy mode: send the client's Authorization header upstream (default false)"),
+  record: z.boolean().optional().describe("Keep a recording of every exchange, for a replay session (default: true with an upstream, false otherwise)"),
   /** Exempt from idle expiry (FAULTLINE_SESSION_TTL_HOURS). Set at creation only: PUT …/scenario refuses it. */
   keep: z.boolean().optional(),
+  faults: z.strictObject({ scenario: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 
-const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true, upstream: true, forwardAuthorization: true, keep: true });
+const ChangeScenarioSchema = CreateSessionSchema.omit({ id: true, upstream: true, forwardAuthorization: true, record: true, keep: true, faults: true });
 
 async function readJson(request: Request): Promise<unknown> {
   // Requiring application/json also keeps other sites' plain form posts (no CORS preflight) from creating sessions.
@@ -68,17 +71,17 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
 }
 
 /** Validates a scenario id and its params, applying the defaults. */
-function resolveScenario(scenario: string, params: Record<string, unknown> | undefined) {
+function resolveScenario(scenario: string, params: Record<string, unknown> | undefined, at: string[] = []) {
   const found = findScenario(scenario);
   if (!found) {
     const ids = SCENARIOS.map((s) => s.id);
     const near = closest(scenario, ids);
     const hint = near.length > 0 ? `did you mean ${near.map((id) => `'${id}'`).join(" or ")}?` : `GET /api/scenarios lists the ${ids.length} scenarios`;
     const message = `Unknown scenario '${scenario}'; ${hint}`;
-    throw invalidRequest([{ path: "scenario", rule: "unknown_scenario", message }]);
+    throw invalidRequest([{ path: [...at, "scenario"].join("."), rule: "unknown_scenario", message }]);
   }
   const result = paramsSchema(found).safeParse(params ?? {});
-  if (!result.success) throw validationError(result.error, ["params"]);
+  if (!result.success) throw validationError(result.error, [...at, "params"]);
   return { scenario: found.id, params: result.data as Record<string, unknown> };
 }
 
@@ -103,8 +106,14 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const body = parseBody(CreateSessionSchema, await readJson(c.req.raw));
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     const upstream = proxiedScenario(upstreamOf(body, c.env, new URL(c.req.url)), scenario);
+    const faults = body.faults && resolveScenario(body.faults.scenario, body.faults.params, ["faults"]);
+    const replay = await replaySource(c.env, scenario, params, faults);
     const id = body.id ?? randomId();
-    const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...(upstream ? { upstream } : {}), ...(body.keep ? { keep: true as const } : {}) });
+    // A proxied session is a recording unless told otherwise (issue 17): its real traffic can be replayed offline.
+    const recorded = body.record ?? upstream !== undefined;
+    const options = { ...(upstream ? { upstream } : {}), ...(recorded ? { record: true } : {}), ...(body.keep ? { keep: true as const } : {}), ...(faults ? { faults } : {}) };
+    const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...options });
+    if (replay) await recordingStub(c.env, id).loadReplay(replay);
     await audit(c, "create", id, scenario);
     return c.json({ ...record, mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id) }, 201);
   })
@@ -125,7 +134,9 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     const { scenario, params } = resolveScenario(body.scenario, body.params);
     await assertKnownSession(c.env, id);
     proxiedScenario((await sessionStub(c.env, id).view())?.upstream, scenario);
+    const replay = await replaySource(c.env, scenario, params);
     const view = await sessionStub(c.env, id).setScenario(scenario, params);
+    if (replay) await recordingStub(c.env, id).loadReplay(replay);
     const answer = await shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
     await audit(c, "scenario", id, scenario);

@@ -38,6 +38,7 @@ import retryAfterSeconds from "./ratelimit/retry-after-seconds.ts";
 import retryAfterDate from "./ratelimit/retry-after-date.ts";
 import unsupportedVersion from "./version/unsupported.ts";
 import conformance from "./conformance/index.ts";
+import replay from "./replay.ts";
 
 /** The registry: one import and one entry per scenario file. */
 export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jsonrpcError, toolError, approval,
@@ -45,7 +46,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   statusPerMethod, stallBeforeHeaders, stallMidStream, slowDrip, neverComplete, cutBeforeResponse, cutWithResume,
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
-  conformance,
+  conformance, replay,
 ];
 
 /** Params every scenario accepts besides its own. */

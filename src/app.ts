@@ -14,6 +14,7 @@ import { journalRoutes } from "../routes/journal.ts";
 import { mcpRoutes } from "../routes/mcp.ts";
 import { oauthRoutes } from "../routes/oauth.ts";
 import { scenarioRoutes } from "../routes/scenarios.ts";
+import { recordingRoutes } from "../routes/recordings.ts";
 import { sessionRoutes } from "../routes/sessions.ts";
 import { wellKnownRoutes } from "../routes/well-known.ts";
 
@@ -40,6 +41,7 @@ app.route("/api/sessions", journalRoutes);
 app.route("/api/sessions", checkRoutes);
 app.route("/api/scenarios", scenarioRoutes);
 app.route("/api/audit", auditRoutes);
+app.route("/api/recordings", recordingRoutes);
 app.route("/", wellKnownRoutes);
 app.route("/", oauthRoutes);
 app.route("/", mcpRoutes);

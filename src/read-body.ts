@@ -21,7 +21,7 @@ async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyR
  * is drained (up to DRAIN_LIMIT) or cancelled before the answer, never left half-read: workerd otherwise reads it
  * after the response has been sent ("Can't read from request stream after response has been sent").
  */
-export async function readCapped(request: Pick<Request, "body" | "headers">, limit: number): Promise<string | undefined> {
+export async function readCapped(request: Pick<Request, "body" | "headers" | "arrayBuffer">, limit: number): Promise<string | undefined> {
   if (!request.body) return "";
   const header = request.headers.get("content-length");
   const declared = header === null ? NaN : Number(header);

@@ -14,6 +14,7 @@ export interface Skipped {
 const NEEDS_OUTSIDE: Readonly<Record<string, string>> = {
   "elicitation.url_mode":
     "it asks the client's user to open a URL and approve out of band (in a browser), a step an unattended run has nobody for",
+  replay: "it answers from a recording, which a session with \"record\": true (or an uploaded HAR) must give it first",
 };
 
 /** The catalogue's scenarios with their example params, less those that need a step outside the client. */

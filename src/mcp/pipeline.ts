@@ -33,6 +33,7 @@ import { ErrorCode, errorMessage, resultMessage, type RpcError } from "./jsonrpc
 import { listenResponse, SUBSCRIPTION_ID } from "./listen.ts";
 import { lowerHeaders, readPost } from "./read.ts";
 import type { ActiveScenario, SessionRuntime } from "./runtime.ts";
+import type { ReplayAnswers } from "../recording/replay.ts";
 import { SSE_HEADERS, sseEvent } from "./sse.ts";
 import type { ToolDefinition } from "./tool.ts";
 import { jsonResponse } from "./wire.ts";
@@ -41,7 +42,7 @@ import { jsonResponse } from "./wire.ts";
  * Serves one HTTP request on a session's MCP endpoint, in either era. `origin` starts the URLs the answer names (the
  * public origin behind a reverse proxy); by default the origin the request came to.
  */
-export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline, origin = new URL(request.url).origin): Promise<Handled> {
+export async function handleMcp(request: Request, session: SessionRuntime, active: ActiveScenario, deadline: Deadline, origin = new URL(request.url).origin, replay?: ReplayAnswers): Promise<Handled> {
   if (active.upstream) {
     const proxy = { session, active, deadline, origin, decide: (message: MessageFacts) => decideFault(message, false, session, active) };
     return proxyMcp(request, active.upstream, { ...proxy, resume: (h) => resumed(h, session), keepForResume: (id, kept, facts) => session.keepForResume(id, resumable(kept, facts)) });
@@ -54,12 +55,15 @@ export async function handleMcp(request: Request, session: SessionRuntime, activ
   const tools = toolsFor(active);
   const read = await readPost(request, headers, session, tools);
   if (read.response) return { response: read.response, facts: read.facts, ...toolEffects(read.facts, () => "none") };
-  if ("clientResponse" in read) return { response: deliverClientResponse(read.clientResponse.message, session), facts: read.facts };
+  // A replay has no server request waiting: the recorded stream goes on by itself, so the client's answer is taken.
+  if ("clientResponse" in read) return { response: replay ? new Response(null, { status: 202 }) : deliverClientResponse(read.clientResponse.message, session), facts: read.facts };
 
   const { facts, rejection } = read;
   const decision = decideFault(facts.message, rejection !== undefined, session, active);
-  const { response, effects } = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin });
-  return { response, facts, ...(decision ? { decision } : {}), deadline, ...toolEffects(facts, effects) };
+  const answered = await respond(facts, rejection, decision, { request, session, active, tools, deadline, origin, ...(replay ? { replay } : {}) });
+  const { response, effects } = answered;
+  const decided = decision ?? answered.decision;
+  return { response, facts, ...(decided ? { decision: decided } : {}), deadline, ...toolEffects(facts, effects) };
 }
 
 /** Only a tools/call request runs a tool, so only its entry says whether it ran. */
@@ -97,6 +101,8 @@ interface Context {
   tools: readonly ToolDefinition[];
   deadline: Deadline;
   origin: string;
+  /** A replay session's answer source (src/recording/replay.ts). */
+  replay?: ReplayAnswers;
 }
 
 /**
@@ -108,7 +114,7 @@ async function respond(
   rejection: RpcError | undefined,
   decision: Decision | undefined,
   context: Context,
-): Promise<{ response: Response; effects: () => Effects }> {
+): Promise<{ response: Response; effects: () => Effects; decision?: Decision }> {
   const { message } = facts;
   const { era, method } = message.request;
   const fault = decision?.fault;
@@ -133,6 +139,8 @@ async function respond(
   if (rejection) {
     return none(perform(fault, { ...input, answer: async () => errorMessage(id, rejection.code, rejection.message, rejection.data), status: () => rejection.httpStatus }));
   }
+  // A replay session: the recording answers where the handler would, under the same fault (src/recording/replay.ts).
+  if (context.replay) return context.replay.respond(fault, input, message, context.session);
   if (era === "modern" && method === "subscriptions/listen" && id !== undefined) {
     if (!fault) return none(listenResponse(id, message.params, context.session, context.deadline));
     return none(perform(fault, { ...input, stream: true, answer: async () => resultMessage(id, { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: id } }) }));

@@ -10,6 +10,10 @@ export interface SessionRecord {
   upstream?: UpstreamConfig;
   /** Exempt from idle expiry (FAULTLINE_SESSION_TTL_HOURS) when true; set at creation only, absent otherwise. */
   keep?: true;
+  /** Keep a recording of every exchange, full bodies and SSE timing (src/recording/), for a replay session. */
+  record?: boolean;
+  /** A replay session's fault scenario: it decides, the recording answers where the handler would. */
+  faults?: { scenario: string; params: Record<string, unknown> };
 }
 
 export interface SessionView extends SessionRecord {

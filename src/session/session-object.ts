@@ -23,6 +23,10 @@ import type { OAuthEndpoint } from "../oauth/server.ts";
 import { serveSessionOAuth, sessionBearer, sessionGrantEvents } from "../oauth/session.ts";
 import { alarmDecision, sessionTtlMs, stampGapMs } from "./idle-ttl.ts";
 import { auditMaxLines } from "../access/audit-line.ts";
+import type { Recording } from "../recording/exchange.ts";
+import { recordHandled } from "../recording/recorder.ts";
+import { replaySetup } from "../recording/session.ts";
+import { RecordingStore } from "../recording/store.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -38,6 +42,7 @@ export class SessionObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private live: LiveSession;
   private journal: JournalStore;
+  private recording!: RecordingStore;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
   private liveStreams = 0;
 
@@ -55,6 +60,7 @@ export class SessionObject extends DurableObject<Env> {
     migrateStorage(this.ctx.storage);
     this.sql.exec(SCHEMA);
     this.erased = false;
+    this.recording = new RecordingStore(this.sql);
     this.journal = this.openJournal();
     return this.journal;
   }
@@ -141,6 +147,7 @@ export class SessionObject extends DurableObject<Env> {
       this.sql.exec("DELETE FROM counters");
       this.sql.exec("DELETE FROM mcp_sessions");
       this.sql.exec("DELETE FROM resumable");
+      this.recording.rewind();
       this.markEpoch();
     });
     this.live.forget();
@@ -172,8 +179,11 @@ export class SessionObject extends DurableObject<Env> {
     const scenario = findScenario(record.scenario);
     if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
     const bearer = sessionBearer(request, record, this.sql, this.env);
-    const handled = await handleMcp(request, this.live, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}), ...(bearer ? { bearer } : {}) }, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env));
-    return journalled(request, handled, {
+    const { active, replay } = replaySetup(record, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}), ...(bearer ? { bearer } : {}) }, this.recording);
+    const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), replay);
+    const redact = { extraNames: redactNames(this.env.JOURNAL_REDACT_NAMES) };
+    const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), redact) : handled;
+    return journalled(request, answered, {
       started,
       scenario: scenario.id,
       bodyCap: positive(this.env.JOURNAL_BODY_CAP, DEFAULT_BODY_CAP),
@@ -277,6 +287,30 @@ export class SessionObject extends DurableObject<Env> {
     await indexStub(this.env).remove(record.id);
     await this.erase();
     await indexStub(this.env).audit({ at: new Date().toISOString(), who: "system", action: "expire", session: record.id }, auditMaxLines(this.env));
+  }
+
+  // ---- recordings (src/recording/) ----
+
+  /** This session's recording, or an uploaded HAR's; undefined when there is none. */
+  recordingCopy(): Recording | undefined {
+    return this.erased ? undefined : this.recording.recording();
+  }
+
+  /** A replay session: the recording it answers from. */
+  loadReplay(recording: Recording): void {
+    this.recording.load(recording);
+  }
+
+  /** An uploaded HAR's Durable Object: stores its recording. */
+  storeUpload(recording: Recording): void {
+    this.recording.store(recording);
+  }
+
+  /** Erases an uploaded HAR; false when there was none. */
+  async eraseUpload(): Promise<boolean> {
+    const existed = !this.erased && this.recording.has();
+    await this.erase();
+    return existed;
   }
 
   // ---- the checks ----

@@ -232,6 +232,8 @@ test("the MCP endpoint of an unknown session gives 404", async () => {
 test("every catalogue example is accepted: a session created with it gives 201", async () => {
   const { scenarios } = await json(await api("/scenarios"), 200);
   for (const entry of scenarios as Json[]) {
+    // A replay's example names a recorded session, which must exist first: test/replay/ creates them.
+    if (entry.id === "replay") continue;
     const res = await api("/sessions", { body: { scenario: entry.id, params: entry.example } });
     const created = await json(res, 201);
     assert.equal(created.scenario, entry.id);

@@ -121,15 +121,16 @@ function isRunning(pid: number): boolean {
   return state !== "Z" && state !== "X";
 }
 
-test("--all runs every catalogue scenario with its example params but elicitation.url_mode, and says it skipped that one", async () => {
+test("--all runs every catalogue scenario with its example params but elicitation.url_mode and replay, and says it skipped those", async () => {
   const catalogue = ((await (await fetch(`${server.url}/api/scenarios`)).json()) as { scenarios: { id: string }[] }).scenarios.map((s) => s.id);
   // `true` sends nothing, like never-connects, without starting a node per scenario.
   const { code, stdout, junit } = await runJunit(["--all"], ["true"]);
   assert.equal(code, 1, "a client that sends nothing fails every scenario");
   assert.match(stdout, /^skipped elicitation\.url_mode: it asks the client's user to open a URL/m);
+  assert.match(stdout, /^skipped replay: it answers from a recording/m);
   assert.deepEqual(
     childrenNamed(junit, "testsuite").map((suite) => suite.attributes.name),
-    catalogue.filter((id) => id !== "elicitation.url_mode"),
+    catalogue.filter((id) => id !== "elicitation.url_mode" && id !== "replay"),
   );
   const params = childrenNamed(childrenNamed(junit, "testsuite").find((s) => s.attributes.name === "errors.tool_error")!, "properties")[0]!;
   assert.deepEqual(JSON.parse(childrenNamed(params, "property").find((p) => p.attributes.name === "faultline.params")!.attributes.value!), {
@@ -137,7 +138,7 @@ test("--all runs every catalogue scenario with its example params but elicitatio
     tools: ["place_order"],
     text: "Payment declined",
   });
-  assert.match(stdout, new RegExp(`^${catalogue.length - 1} scenarios run, ${catalogue.length - 1} failed, 1 skipped$`, "m"));
+  assert.match(stdout, new RegExp(`^${catalogue.length - 2} scenarios run, ${catalogue.length - 2} failed, 2 skipped$`, "m"));
 });
 
 test("deletes each session after its run, and keeps it with --keep", async () => {

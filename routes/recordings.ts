@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import { ApiError, parseJsonBody, payloadTooLarge, validationError } from "../src/api-error.ts";
+import { SIZE_LIMITS } from "../src/json-limits.ts";
+import { randomHex } from "../src/random-id.ts";
+import { readCapped } from "../src/read-body.ts";
+import { harRecording, HarSchema } from "../src/recording/har.ts";
+import { recordingStub, uploadName } from "../src/recording/source.ts";
+
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+function notFound(id: string): ApiError {
+  return new ApiError(404, "recording_not_found", `No uploaded recording has the id '${id}'`);
+}
+
+/**
+ * Uploaded HARs, for replay sessions (`{"scenario": "replay", "params": {"har": id}}`). An upload is kept until it is
+ * deleted; a replay session takes its own copy when it is created.
+ */
+export const recordingRoutes = new Hono<{ Bindings: Env }>()
+  .post("/", async (c) => {
+    const text = await readCapped(c.req.raw, SIZE_LIMITS.har);
+    if (text === undefined) throw payloadTooLarge(SIZE_LIMITS.har);
+    const parsed = HarSchema.safeParse(parseJsonBody(text));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { recording, skipped } = harRecording(parsed.data);
+    if (recording.truncated !== undefined) {
+      throw new ApiError(400, "recording_truncated", `This HAR cannot be replayed: ${recording.truncated}`, [{ path: "log.entries", rule: "whole_recording", message: recording.truncated }]);
+    }
+    if (recording.exchanges.length === 0) {
+      throw new ApiError(400, "nothing_to_replay", "The HAR has no POST whose body is a JSON-RPC request or notification", [{ path: "log.entries", rule: "replayable", message: "no JSON-RPC POST" }]);
+    }
+    const id = randomHex(16);
+    await recordingStub(c.env, uploadName(id)).storeUpload(recording);
+    const replay = { scenario: "replay", params: { har: id } };
+    return c.json({ id, exchanges: recording.exchanges.length, skipped, replay }, 201);
+  })
+  .delete("/:id", async (c) => {
+    const id = c.req.param("id");
+    if (!UPLOAD_ID.test(id) || !(await recordingStub(c.env, uploadName(id)).eraseUpload())) throw notFound(id);
+    return c.body(null, 204);
+  });

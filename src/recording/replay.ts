@@ -1,0 +1,201 @@
+import type { Effects } from "../journal/entry.ts";
+import type { Decision, Fault } from "../faults/schema.ts";
+import { perform, type PerformInput } from "../faults/perform.ts";
+import type { MessageFacts } from "../mcp/facts.ts";
+import { ErrorCode, errorMessage, isRecord } from "../mcp/jsonrpc.ts";
+import type { SessionRuntime } from "../mcp/runtime.ts";
+import { openStream } from "../mcp/sse.ts";
+import { randomHex } from "../random-id.ts";
+import { sleep } from "../sleep.ts";
+import { matchKey, parseJson } from "./match.ts";
+import { rewriteJsonText, rewriteMessage, rewriteSseText, sseMessages, type Rewrite } from "./rewrite.ts";
+import type { MatchKey, RecordedExchange } from "./exchange.ts";
+
+/** One recorded exchange a replay found for a request, with its place in the recording. */
+export interface Found {
+  seq: number;
+  exchange: RecordedExchange;
+}
+
+/** What a replay reads and marks in the loaded recording (RecordingStore, in the session's SQLite). */
+export interface ReplayStore {
+  replayKey(): Uint8Array | undefined;
+  take(key: MatchKey, afterSeq?: number): Found | undefined;
+  recorded(key: MatchKey): number;
+  issueState(token: string, seq: number): void;
+  stateSeq(token: string): number | undefined;
+}
+
+export type Timing = "recorded" | "fast";
+
+/** What the pipeline's replay branch gets back: the response, whether the recorded tool "ran", and a finding. */
+export interface Replayed {
+  response: Response;
+  effects: () => Effects;
+  /** Set when the replay itself decided the answer (nothing recorded matches): the journal names it as the fault. */
+  decision?: Decision;
+}
+
+/** The answer source of a replay session (src/mcp/pipeline.ts calls it where the handler would answer). */
+export interface ReplayAnswers {
+  respond(fault: Fault | undefined, input: PerformInput, message: MessageFacts, session: SessionRuntime): Promise<Replayed>;
+}
+
+/** Headers never replayed: they describe the recorded connection, not the answer. */
+const CONNECTION_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "date", "content-encoding"]);
+
+const NONE = (): Effects => "none";
+
+/**
+ * Answers from a loaded recording, with no upstream and no handler. A request finds the first unused recorded
+ * exchange with the same method and canonical params digest (src/recording/match.ts), so distinct calls are found in
+ * any order and a repeated one replays its recordings in order. Without a fault the recorded response goes out as
+ * recorded (status, headers, body, SSE events at their recorded times or at once); with a fault, the fault is
+ * performed and the recorded JSON-RPC answer stands where the handler's would.
+ */
+export function replayAnswers(store: ReplayStore, timing: Timing): ReplayAnswers {
+  return {
+    async respond(fault, input, message, session) {
+      const key = store.replayKey();
+      const match = key ? matchKey(message.incoming.message, key) : undefined;
+      const state = message.params.requestState;
+      const after = typeof state === "string" ? store.stateSeq(state) : 0;
+      if (after === undefined) {
+        const error = errorMessage(input.requestId, ErrorCode.InvalidParams, "Invalid params: requestState was not issued by this replay");
+        return { response: await perform(fault, { ...input, answer: async () => error }), effects: NONE };
+      }
+      const found = match ? store.take(match, after) : undefined;
+      if (!found) {
+        // A notification has no answer to carry an error: 202, as a server that ignores it would.
+        if (message.incoming.kind === "notification") return { response: new Response(null, { status: 202 }), effects: NONE };
+        const decision = unmatched(message, match ? store.recorded(match) : 0);
+        return { response: await perform(decision.fault, input), effects: NONE, decision };
+      }
+      const rewrite: Rewrite = {
+        recordedId: found.exchange.rpc.id,
+        newId: input.requestId,
+        issueState: () => {
+          const token = `replay-${randomHex(16)}`;
+          store.issueState(token, found.seq);
+          return token;
+        },
+      };
+      const headers = replayHeaders(found.exchange, message, session);
+      if (!fault) return { response: await recorded(found.exchange, rewrite, headers, timing, input), effects: () => found.exchange.effects ?? "none" };
+      let answered = false;
+      const answer: PerformInput["answer"] = async (emit) => {
+        answered = true;
+        return recordedAnswer(found, rewrite, timing, input, emit);
+      };
+      const stream = found.exchange.response.events !== undefined;
+      const response = await perform(fault, { ...input, headers, stream, answer, status: () => found.exchange.response.status });
+      // An injected tool error stands for a tool that ran and reported its own failure, as in the pipeline.
+      return { response, effects: () => (fault.kind === "tool_error" ? "possible" : answered ? (found.exchange.effects ?? "none") : "none") };
+    },
+  };
+}
+
+/** The finding for a request the recording has no answer for: a JSON-RPC error, journalled as the replay's decision. */
+function unmatched(message: MessageFacts, times: number): Decision {
+  const { method, toolName } = message.request;
+  const what = `${method}${toolName ? ` of tool '${toolName}'` : ""}`;
+  const text =
+    times > 0
+      ? `Replay: ${what} with these arguments was recorded ${times} time${times === 1 ? "" : "s"}, and every one was replayed already`
+      : `Replay: nothing was recorded for ${what} with these arguments`;
+  return {
+    fault: { kind: "jsonrpc_error", code: ErrorCode.InvalidRequest, message: text, httpStatus: 200, data: { replay: "unmatched", method, ...(toolName ? { tool: toolName } : {}), recorded: times } },
+    reason: `replay: no recorded exchange left for ${what}`,
+  };
+}
+
+/**
+ * The recorded headers, less connection ones, with Mcp-Session-Id rewritten: a recorded legacy initialize opens the
+ * new client's MCP session (the pipeline names its id), so its later requests pass the session check.
+ */
+function replayHeaders(exchange: RecordedExchange, message: MessageFacts, session: SessionRuntime): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(exchange.response.headers)) if (!CONNECTION_HEADERS.has(name)) out[name] = value;
+  if (out["mcp-session-id"] === undefined) return out;
+  const id = message.newMcpSessionId ?? message.request.mcpSessionId;
+  if (id === undefined) {
+    delete out["mcp-session-id"];
+    return out;
+  }
+  out["mcp-session-id"] = id;
+  if (message.newMcpSessionId) {
+    const result = finalMessage(exchange)?.result;
+    const version = isRecord(result) && typeof result.protocolVersion === "string" ? result.protocolVersion : message.request.protocolVersion;
+    session.createMcpSession(message.newMcpSessionId, version, message.clientCapabilities, message.params.clientInfo);
+  }
+  return out;
+}
+
+/** When the replayed request arrived, in epoch ms: recorded times count from it. */
+const startOf = (input: PerformInput) => input.deadline.at - input.deadline.seconds * 1000;
+
+/** Waits until `atMs` after the request arrived, within the response deadline; at once when timing is fast. */
+async function until(atMs: number, timing: Timing, input: PerformInput): Promise<void> {
+  if (timing === "fast") return;
+  const wait = Math.min(startOf(input) + atMs - Date.now(), input.deadline.remainingMs());
+  if (wait > 0) await sleep(wait);
+}
+
+/** The recorded response as it went out, rewritten for the new client. */
+async function recorded(exchange: RecordedExchange, rewrite: Rewrite, headers: Record<string, string>, timing: Timing, input: PerformInput): Promise<Response> {
+  const { status, body, events, headersAtMs } = exchange.response;
+  await until(headersAtMs, timing, input);
+  const noBody = status === 204 || status === 304 || (status >= 100 && status < 200);
+  if (!events) return new Response(noBody || body.text === "" ? null : rewriteJsonText(body.text, rewrite), { status, headers });
+  const readable = openStream({ waitUntil: input.waitUntil, deadline: input.deadline, sse: true }, async (out) => {
+    let from = 0;
+    for (const event of events) {
+      await until(event.atMs, timing, input);
+      if (!out.open) return;
+      await out.write(rewriteSseText(body.text.slice(from, event.end), rewrite));
+      from = event.end;
+    }
+  });
+  return new Response(readable, { status, headers });
+}
+
+const isAnswer = (m: unknown): m is Record<string, unknown> => isRecord(m) && !("method" in m) && ("result" in m || "error" in m);
+
+/** The JSON-RPC messages of a recorded body, each with the time it went out (a JSON body's when its headers did). */
+function timedMessages(exchange: RecordedExchange): { atMs: number; message: unknown }[] {
+  const { body, events, headersAtMs } = exchange.response;
+  if (!events) return [{ atMs: headersAtMs, message: parseJson(body.text) }];
+  let from = 0;
+  return events.flatMap((event) => {
+    const messages = sseMessages(body.text.slice(from, event.end));
+    from = event.end;
+    return messages.map((message) => ({ atMs: event.atMs, message }));
+  });
+}
+
+/** The recorded JSON-RPC answer: the last response message of the body, undefined when there is none. */
+function finalMessage(exchange: RecordedExchange): Record<string, unknown> | undefined {
+  return timedMessages(exchange).findLast((m) => isAnswer(m.message))?.message as Record<string, unknown> | undefined;
+}
+
+/**
+ * What the handler would have answered, for a fault to shape: the recorded SSE messages before the answer go out
+ * through `emit` at their recorded times, then the answer is returned. A recorded response without a JSON-RPC answer
+ * (an HTTP error page, a cut stream) stands as an error that says so.
+ */
+async function recordedAnswer(found: Found, rewrite: Rewrite, timing: Timing, input: PerformInput, emit: ((m: Record<string, unknown>) => void) | undefined): Promise<Record<string, unknown> | undefined> {
+  const { exchange } = found;
+  if (exchange.rpc.kind === "notification") return undefined;
+  const messages = timedMessages(exchange);
+  const last = messages.findLastIndex((m) => isAnswer(m.message));
+  for (const { atMs, message } of messages.slice(0, last === -1 ? messages.length : last)) {
+    if (!isRecord(message) || !emit) continue;
+    await until(atMs, timing, input);
+    emit(rewriteMessage(message, rewrite) as Record<string, unknown>);
+  }
+  if (last !== -1) {
+    await until(messages[last]!.atMs, timing, input);
+    return rewriteMessage(messages[last]!.message, rewrite) as Record<string, unknown>;
+  }
+  return errorMessage(input.requestId, ErrorCode.InternalError, `Replay: the recorded answer was HTTP ${exchange.response.status} without a JSON-RPC message`);
+}
