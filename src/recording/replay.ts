@@ -111,12 +111,14 @@ function unmatched(message: MessageFacts, times: number): Decision {
 
 /**
  * The recorded headers, less connection ones, with Mcp-Session-Id rewritten: a recorded legacy initialize opens the
- * new client's MCP session (the pipeline names its id), so its later requests pass the session check.
+ * new client's MCP session (the pipeline names its id), so its later requests pass the session check. That holds
+ * for a recording of a stateless server too (a proxied upstream that issued no id): the replay is a Faultline
+ * session, which checks legacy session ids, so its initialize always issues one.
  */
 function replayHeaders(exchange: RecordedExchange, message: MessageFacts, session: SessionRuntime): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(exchange.response.headers)) if (!CONNECTION_HEADERS.has(name)) out[name] = value;
-  if (out["mcp-session-id"] === undefined) return out;
+  if (out["mcp-session-id"] === undefined && message.newMcpSessionId === undefined) return out;
   const id = message.newMcpSessionId ?? message.request.mcpSessionId;
   if (id === undefined) {
     delete out["mcp-session-id"];
