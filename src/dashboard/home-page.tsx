@@ -14,7 +14,7 @@ export interface SessionRow {
 
 function SessionTable({ sessions, titles }: { sessions: readonly SessionRow[]; titles: ReadonlyMap<string, string> }) {
   if (sessions.length === 0) {
-    return <p class="empty muted">No sessions yet. Create one above, or point a client at <code>/mcp</code> (the default session).</p>;
+    return <p class="empty muted">No sessions yet. Create one above, or point a client at the default session’s MCP URL, printed when the server started (<code>/mcp</code> unless an admin token is set).</p>;
   }
   return (
     <div class="table-wrap">

@@ -108,7 +108,7 @@ export function ScenarioPicker({ scenarios, selected, mode, sessionId, values }:
               </label>
               <input id={`${formId}-id`} name="id" type="text" class="mono" placeholder="random if empty, e.g. my-retry-test" autocomplete="off" spellcheck={false} aria-describedby={`${formId}-id-hint ${formId}-id-error`} />
               <p class="hint" id={`${formId}-id-hint`}>
-                3–64 characters from a–z, 0–9 and “-”. The MCP URL becomes <code>{"/s/{id}/mcp"}</code>.
+                3–64 characters from a–z, 0–9 and “-”. The MCP URL becomes <code>{"/s/{id}/mcp"}</code>, or <code>{"/s/{id}.{secret}/mcp"}</code> when an admin token is set.
               </p>
               <p class="field-error" id={`${formId}-id-error`} hidden></p>
             </div>
