@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS resumable (event_id TEXT PRIMARY KEY, message TEXT NO
 export class SessionObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private live: LiveSession;
-  private journal: JournalStore;
+  private journal!: JournalStore;
   private recording!: RecordingStore;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
   private liveStreams = 0;
@@ -49,8 +49,12 @@ export class SessionObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.journal = this.openStorage();
     this.live = new LiveSession(ctx);
+    // An object with empty storage is a session that does not exist (a made-up or deleted id that reached here, e.g.
+    // through a still-valid capability URL): it stays empty, with no schema written, until create() makes it.
+    // (workerd keeps tables of its own, named _cf_*, in every object's database.)
+    if (this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' LIMIT 1").toArray().length === 0) this.erased = true;
+    else this.openStorage();
   }
 
   /** True after erase() until the next create(): the storage is empty and must stay so. */
@@ -303,6 +307,7 @@ export class SessionObject extends DurableObject<Env> {
 
   /** An uploaded HAR's Durable Object: stores its recording. */
   storeUpload(recording: Recording): void {
+    if (this.erased) this.openStorage();
     this.recording.store(recording);
   }
 
