@@ -1,3 +1,5 @@
+import { parseSse } from "../classify/index.ts";
+
 /**
  * Reads an upstream's SSE body event by event, as the bytes arrive (never the whole body first), so a fault that
  * alters a stream still passes the upstream's notifications on when they come. Only the `data` of each event is kept
@@ -29,10 +31,8 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>, maxEventByt
   }
 }
 
-/** The data lines of one event joined by newlines (WHATWG SSE), or undefined for a comment or an event with no data. */
+/** The data of one event block (WHATWG SSE, read by the classifier's parser), or undefined for a comment or an event with no data. */
 function dataOf(block: string): string | undefined {
-  const lines = block.split("\n").filter((line) => line === "data" || line.startsWith("data:"));
-  if (lines.length === 0) return undefined;
-  const data = lines.map((line) => line.slice(5).replace(/^ /, "")).join("\n");
-  return data === "" ? undefined : data;
+  const event = parseSse(`${block}\n\n`).events[0];
+  return event?.hasData && event.data !== "" ? event.data : undefined;
 }

@@ -44,6 +44,8 @@ export class SessionObject extends DurableObject<Env> {
   private journal!: JournalStore;
   private recording!: RecordingStore;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
+  /** The journal's and the recording's redaction (JOURNAL_REDACT_NAMES), read once per object, not per request. */
+  private readonly redaction = { extraNames: redactNames(this.env.JOURNAL_REDACT_NAMES) };
   private liveStreams = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -74,7 +76,7 @@ export class SessionObject extends DurableObject<Env> {
     return new JournalStore(this.sql, {
       maxEntries: positive(this.env.JOURNAL_MAX_ENTRIES, DEFAULT_RETENTION.maxEntries),
       maxAgeMs: positive(this.env.JOURNAL_MAX_AGE_HOURS, DEFAULT_RETENTION.maxAgeMs / 3_600_000) * 3_600_000,
-    }, { extraNames: redactNames(this.env.JOURNAL_REDACT_NAMES) });
+    }, this.redaction);
   }
 
   // ---- the journal ----
@@ -185,8 +187,7 @@ export class SessionObject extends DurableObject<Env> {
     const bearer = sessionBearer(request, record, this.sql, this.env);
     const { active, replay } = replaySetup(record, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}), ...(bearer ? { bearer } : {}) }, this.recording);
     const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), replay);
-    const redact = { extraNames: redactNames(this.env.JOURNAL_REDACT_NAMES) };
-    const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), redact) : handled;
+    const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), this.redaction) : handled;
     return journalled(request, answered, {
       started,
       scenario: scenario.id,
