@@ -3,7 +3,7 @@
  * noisy, so only ratios mean anything). Every ratio is the median of RUNS rounds; each round measures every side of a
  * group once, and the order of the sides is reversed every other round. Writes a table on stdout, bench/results.json
  * and bench/RESULTS.md. Knobs: BENCH_QUICK=1 (a few minutes), BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_JOURNAL_ENTRIES,
- * BENCH_SESSIONS, BENCH_IDLE_SECONDS, BENCH_PROFILE=0 (skip the CPU profiles), BENCH_ONLY=served,start,growth,sessions,profile
+ * BENCH_SESSIONS, BENCH_IDLE_SECONDS, BENCH_PROFILE=0 (skip the CPU profiles), BENCH_ONLY=served,start,growth,sessions,crash,profile
  * (a subset; RESULTS.md then holds only that subset).
  * `npm run bench:classify` (classify() against JSON.parse) and `npm run bench:checks` (/checks on a full journal) run apart.
  */
@@ -259,11 +259,63 @@ async function manySessions() {
   }
 }
 
-const only = new Set((env.BENCH_ONLY ?? "served,start,growth,sessions,profile").split(","));
+/**
+ * What a crash can lose now that the journal and the counters are written behind (src/session/session-object.ts):
+ * calls are answered on `settings.connections` connections while workerd is killed with SIGKILL; after a restart on
+ * the same state, the journal's newest seq is compared with the calls whose 2xx answer arrived before the kill.
+ */
+async function crashLoss() {
+  log("crash: what the write-behind journal loses when workerd is killed under load");
+  const state = await stateDir();
+  try {
+    for (let run = 1; run <= 3; run++) {
+      let serve = await startServe({}, { state });
+      const session = await createSession(serve.url);
+      const call = modernEcho(session.path);
+      let answered = 0;
+      let killed = false;
+      const client = async () => {
+        while (!killed) {
+          try {
+            const res = await fetch(`${serve.url}${call.path}`, { method: "POST", headers: call.headers, body: call.body });
+            await res.arrayBuffer();
+            if (res.ok && !killed) answered++;
+          } catch {
+            return;
+          }
+        }
+      };
+      const clients = Array.from({ length: settings.connections }, client);
+      await sleep(1_500);
+      killed = true;
+      process.kill(serve.pid, "SIGKILL");
+      await Promise.all(clients);
+      await serve.stop();
+      serve = await startServe({}, { state });
+      try {
+        const page = (await (await fetch(`${serve.url}/api/sessions/${session.id}/journal?order=desc&limit=1`)).json()) as { entries: { seq: number }[] };
+        const journalled = page.entries[0]?.seq ?? 0;
+        measures.push({
+          name: `crash ${run}: calls answered (2xx received) before SIGKILL, and not in the journal after the restart`,
+          value: Math.max(0, answered - journalled),
+          unit: "calls",
+          note: `${answered} answered, ${journalled} journalled; write-behind bound: 10 ms or 64 rows`,
+        });
+      } finally {
+        await serve.stop();
+      }
+    }
+  } finally {
+    await rm(state, { recursive: true, force: true });
+  }
+}
+
+const only = new Set((env.BENCH_ONLY ?? "served,start,growth,sessions,crash,profile").split(","));
 if (only.has("served")) await servedFigures();
 if (only.has("start")) await devFigures();
 if (only.has("growth")) await growthFigures();
 if (only.has("sessions")) await manySessions();
+if (only.has("crash")) await crashLoss();
 let profiles = {};
 if (settings.profile && only.has("profile")) {
   // A profiling failure (the inspector is a debugging port) must not lose the figures measured above.

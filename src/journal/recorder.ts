@@ -1,7 +1,8 @@
 import { classify, parseSse } from "../classify/index.ts";
 import type { Verdict } from "../classify/index.ts";
 import type { Facts, Handled } from "../mcp/facts.ts";
-import { capture, cut, drain } from "./capture.ts";
+import { capture, cut, drain, utf8Length } from "./capture.ts";
+import { bodyText } from "../mcp/wire.ts";
 import type { JournalEntry, NewJournalEntry, ProxiedEntry } from "./entry.ts";
 import { headerRecord, redactHeaders } from "./redact.ts";
 import { redactCapability } from "../access/capability.ts";
@@ -14,6 +15,8 @@ export interface RecorderOptions {
   clientInfoFor: (mcpSessionId: string) => Record<string, unknown> | undefined;
   record: (entry: NewJournalEntry) => JournalEntry;
   waitUntil: (promise: Promise<unknown>) => void;
+  /** Called once the exchange is journalled, or failed to be. */
+  finished?: () => void;
 }
 
 /**
@@ -22,9 +25,12 @@ export interface RecorderOptions {
  */
 export function journalled(request: Request, handled: Handled, options: RecorderOptions): Response {
   const response = handled.response;
+  // A body made from a string (bodyText) is sent as it is and journalled from that string; only a streamed body is
+  // teed, so the journal reads what the client was sent, as it was sent.
+  const known = bodyText(response);
   let clientBranch: ReadableStream<Uint8Array> | null = null;
   let journalBranch: ReadableStream<Uint8Array> | null = null;
-  if (response.body) [clientBranch, journalBranch] = response.body.tee();
+  if (known === undefined && response.body) [clientBranch, journalBranch] = response.body.tee();
 
   const requestHeaders = headerRecord(request.headers, options.keepClientIp);
   const responseHeaders = headerRecord(response.headers);
@@ -33,7 +39,7 @@ export function journalled(request: Request, handled: Handled, options: Recorder
 
   options.waitUntil(
     (async () => {
-      const body = await drain(journalBranch);
+      const body = known !== undefined ? { text: known, bytes: utf8Length(known) } : await drain(journalBranch);
       const finished = Date.now();
       const isSse = (responseHeaders["content-type"] ?? "").includes("text/event-stream");
       const mcpSessionId = facts?.message?.request.mcpSessionId ?? response.headers.get("mcp-session-id") ?? requestHeaders["mcp-session-id"];
@@ -47,7 +53,7 @@ export function journalled(request: Request, handled: Handled, options: Recorder
           method: request.method,
           url: redactCapability(new URL(request.url).pathname),
           headers: redactHeaders(requestHeaders),
-          body: capture(requestText, new TextEncoder().encode(requestText).byteLength, options.bodyCap),
+          body: capture(requestText, utf8Length(requestText), options.bodyCap),
         },
         response: {
           status: response.status,
@@ -77,10 +83,12 @@ export function journalled(request: Request, handled: Handled, options: Recorder
         ...(handled.effects ? { effects: handled.effects() } : {}),
         ...(handled.proxied ? { proxied: proxiedEntry(await handled.proxied(), facts, requestHeaders, options.bodyCap, finished) } : {}),
       });
-    })().catch((error) => console.error("journal failed", error)),
+    })()
+      .catch((error) => console.error("journal failed", error))
+      .finally(options.finished),
   );
 
-  return new Response(clientBranch, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return known !== undefined ? response : new Response(clientBranch, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /**

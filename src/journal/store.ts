@@ -63,6 +63,23 @@ export interface JournalSql {
   exec<T extends Record<string, ArrayBuffer | string | number | null>>(query: string, ...bindings: unknown[]): { toArray(): T[]; one(): T };
 }
 
+/** A call's newest attempt as the journal stored it: what a retry of it is judged against. */
+interface LastAttempt {
+  seq: number;
+  outcome: string | null;
+  attempt: WireAttempt;
+}
+
+/**
+ * Bounds on the rows a write-behind store keeps in memory before it writes them without waiting: what a crash of the
+ * process can lose, beside the owner's delay (the session object flushes within WRITE_BEHIND_MS of the first row).
+ */
+export const WRITE_BEHIND_MAX_ROWS = 64;
+const WRITE_BEHIND_MAX_CHARS = 1 << 20;
+
+/** Calls whose newest attempt a store keeps in memory (the least recently used go first). */
+const REMEMBERED_CALLS = 4_096;
+
 /** The session's journal in its SQLite database. */
 export class JournalStore {
   private readonly sql: JournalSql;
@@ -77,11 +94,26 @@ export class JournalStore {
    */
   private oldestSeq: number;
   private oldestTime: number;
+  /**
+   * The newest attempt at each call this instance has looked up or appended, so a client that repeats its calls
+   * (every retry does) costs no SELECT per request. Bounded; a key not here is looked up in SQLite.
+   */
+  private readonly lastAttempts = new Map<string, LastAttempt | null>();
 
-  constructor(sql: JournalSql, limits: RetentionLimits, redact: RedactOptions = {}) {
+  /**
+   * Write-behind (when `flushSoon` is given): appended rows wait here, in seq order, until flush(), which the owner
+   * calls soon after it is told, and which every read and the size bounds below call first. Without it, an append
+   * writes at once.
+   */
+  private readonly flushSoon: (() => void) | undefined;
+  private pending: unknown[][] = [];
+  private pendingChars = 0;
+
+  constructor(sql: JournalSql, limits: RetentionLimits, redact: RedactOptions = {}, flushSoon?: () => void) {
     this.sql = sql;
     this.limits = limits;
     this.redact = redact;
+    this.flushSoon = flushSoon;
     sql.exec(SCHEMA);
     // The projection the checks read; added to journals created before it existed.
     const columns = new Set(sql.exec<{ name: string }>("PRAGMA table_info(journal)").toArray().map((c) => c.name));
@@ -116,8 +148,9 @@ export class JournalStore {
   }
 
   /**
-   * Stores an entry in one INSERT, applies retention, and returns it with its sequence number. The call digests are
-   * taken from the bodies as sent; everything stored (the entry and the checks' projection of it) is redacted.
+   * Stores an entry (one INSERT, now or at the next flush), applies retention, and returns it with its sequence
+   * number. The call digests are taken from the bodies as sent; everything stored (the entry and the checks'
+   * projection of it) is redacted.
    */
   append(entry: NewJournalEntry, now: number): JournalEntry {
     const { callDigest, paramsDigest } = callDigests(entry.request.body, this.key);
@@ -126,23 +159,44 @@ export class JournalStore {
     const attempt: WireAttempt = { ...(entry.rpc.id !== undefined ? { id: entry.rpc.id } : {}), ...wireOf(entry) };
     const retry = callKey !== undefined ? this.retryOf(callKey, attempt) : {};
     const seq = this.nextSeq;
+    if (callKey !== undefined) this.remember(callKey, { seq, outcome: entry.verdict?.outcome ?? null, attempt });
     const time = Date.parse(entry.time);
     const stored: JournalEntry = { seq, ...redacted, ...(callDigest !== undefined ? { callDigest } : {}), ...retry };
-    this.sql.exec(
-      "INSERT INTO journal (seq, time_ms, method, outcome, entry, slim, call_key, attempt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      seq,
-      time,
-      entry.rpc.method ?? null,
-      entry.verdict?.outcome ?? null,
-      JSON.stringify(stored),
-      JSON.stringify(slimEntry(stored, paramsDigest)),
-      callKey ?? null,
-      callKey !== undefined ? JSON.stringify(attempt) : null,
-    );
+    const json = JSON.stringify(stored);
+    const slim = JSON.stringify(slimEntry(stored, paramsDigest));
+    const row = [seq, time, entry.rpc.method ?? null, entry.verdict?.outcome ?? null, json, slim, callKey ?? null, callKey !== undefined ? JSON.stringify(attempt) : null];
     this.nextSeq = seq + 1;
     if (time < this.oldestTime) this.oldestTime = time;
-    this.prune(now);
+    if (!this.flushSoon) {
+      this.insert(row);
+      this.prune(now);
+      return stored;
+    }
+    this.pending.push(row);
+    this.pendingChars += json.length + slim.length;
+    if (this.pending.length >= WRITE_BEHIND_MAX_ROWS || this.pendingChars >= WRITE_BEHIND_MAX_CHARS) this.flush(now);
+    else if (this.pending.length === 1) this.flushSoon();
     return stored;
+  }
+
+  private insert(row: unknown[]): void {
+    this.sql.exec("INSERT INTO journal (seq, time_ms, method, outcome, entry, slim, call_key, attempt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ...row);
+  }
+
+  /** Writes the rows waiting in memory, in seq order, then applies retention. Every read calls it first. */
+  flush(now = Date.now()): void {
+    if (this.pending.length === 0) return;
+    const rows = this.pending;
+    this.pending = [];
+    this.pendingChars = 0;
+    for (const row of rows) this.insert(row);
+    this.prune(now);
+  }
+
+  /** Drops the rows waiting in memory (the session's storage is being erased). */
+  discardPending(): void {
+    this.pending = [];
+    this.pendingChars = 0;
   }
 
   /**
@@ -150,13 +204,31 @@ export class JournalStore {
    * no retry): one indexed lookup, so recording stays O(1) whatever the journal holds.
    */
   private retryOf(callKey: string, attempt: WireAttempt): Pick<JournalEntry, "retryOf" | "retryOrigin"> {
-    const previous = this.sql
+    const previous = this.lastAttempt(callKey);
+    if (!previous || previous.outcome === null || previous.outcome === "INPUT_REQUIRED" || OUTCOMES[previous.outcome as Outcome]?.success !== false) return {};
+    if (previous.outcome === "STREAM_INCOMPLETE" && this.answeredOnResume(previous.seq, callKey, previous.attempt)) return {};
+    return { retryOf: previous.seq, retryOrigin: retryOrigin(previous.attempt, attempt) };
+  }
+
+  /** The newest stored attempt at a call: from memory, else one indexed lookup (then remembered). */
+  private lastAttempt(callKey: string): LastAttempt | undefined {
+    const remembered = this.lastAttempts.get(callKey);
+    // Retention may have deleted it since (then every older attempt at the call went too).
+    if (remembered !== undefined) return remembered !== null && remembered.seq >= this.oldestSeq ? remembered : undefined;
+    // No flush first: every waiting row's call was remembered when it was appended, and the waiting rows are the
+    // newest few of the REMEMBERED_CALLS remembered, so a call not in memory has no waiting row.
+    const row = this.sql
       .exec<{ seq: number; outcome: string | null; attempt: string }>("SELECT seq, outcome, attempt FROM journal WHERE call_key = ? ORDER BY seq DESC LIMIT 1", callKey)
       .toArray()[0];
-    if (!previous || previous.outcome === null || previous.outcome === "INPUT_REQUIRED" || OUTCOMES[previous.outcome as Outcome]?.success !== false) return {};
-    const earlier = JSON.parse(previous.attempt) as WireAttempt;
-    if (previous.outcome === "STREAM_INCOMPLETE" && this.answeredOnResume(previous.seq, callKey, earlier)) return {};
-    return { retryOf: previous.seq, retryOrigin: retryOrigin(earlier, attempt) };
+    const found = row ? { seq: row.seq, outcome: row.outcome, attempt: JSON.parse(row.attempt) as WireAttempt } : undefined;
+    this.remember(callKey, found ?? null);
+    return found;
+  }
+
+  private remember(callKey: string, last: LastAttempt | null): void {
+    this.lastAttempts.delete(callKey);
+    if (this.lastAttempts.size >= REMEMBERED_CALLS) this.lastAttempts.delete(this.lastAttempts.keys().next().value!);
+    this.lastAttempts.set(callKey, last);
   }
 
   /**
@@ -165,6 +237,7 @@ export class JournalStore {
    * a cut stream, among the entries since it.
    */
   private answeredOnResume(seq: number, callKey: string, attempt: WireAttempt): boolean {
+    this.flush();
     const rows = this.sql.exec<{ outcome: string | null }>(
       "SELECT outcome FROM journal WHERE seq > ? AND method = ? AND call_key IS NULL AND json_extract(entry, '$.request.method') = 'GET' AND json_extract(entry, '$.rpc.id') = ? AND ifnull(json_extract(entry, '$.mcpSessionId'), '') = ? LIMIT 1",
       seq, callKey.slice(0, callKey.indexOf("\u0000")), attempt.id ?? null, attempt.session ?? "",
@@ -183,10 +256,14 @@ export class JournalStore {
     if (this.oldestTime < cutoff) {
       this.sql.exec("DELETE FROM journal WHERE time_ms < ?", cutoff);
       this.findOldest();
+      // By time, not by seq: a remembered attempt above the oldest seq kept may have gone (a long stream is stored
+      // after later calls), so memory starts again from SQLite.
+      this.lastAttempts.clear();
     }
   }
 
   query(q: JournalQuery): { entries: JournalEntry[]; nextSeq?: number } {
+    this.flush();
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (q.method) where.push("method = ?"), args.push(q.method);
@@ -203,6 +280,7 @@ export class JournalStore {
 
   /** Up to `limit` projections for the checks with seq greater than `afterSeq`, oldest first. */
   slimPage(afterSeq: number, limit: number): SlimEntry[] {
+    this.flush();
     return this.sql
       .exec<{ slim: string | null; entry: string }>("SELECT slim, CASE WHEN slim IS NULL THEN entry END AS entry FROM journal WHERE seq > ? ORDER BY seq LIMIT ?", afterSeq, limit)
       .toArray()
@@ -210,11 +288,14 @@ export class JournalStore {
   }
 
   count(): number {
+    this.flush();
     return this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM journal").one().c;
   }
 
   clear(): void {
+    this.discardPending();
     this.sql.exec("DELETE FROM journal");
+    this.lastAttempts.clear();
     this.oldestSeq = this.nextSeq;
     this.oldestTime = Infinity;
   }

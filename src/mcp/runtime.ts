@@ -33,7 +33,7 @@ export interface ActiveScenario {
 
 /** What the MCP endpoint needs from the session's Durable Object; one object per session, not per request. */
 export interface SessionRuntime {
-  /** Counts this POST, its method, tool and MCP session in one write; returns the counts that include it. */
+  /** Counts this POST, its method, tool and MCP session; returns the counts that include it. */
   countRequest(facts: { method?: string; tool?: string; mcpSessionId?: string }): RequestCounts;
   /** Counts one more under `key` and returns the new count. */
   count(key: string): number;

@@ -3,6 +3,34 @@ import { importKey } from "../mcp/request-state.ts";
 import type { RequestId } from "../mcp/jsonrpc.ts";
 import type { LogLevel } from "../mcp/tool.ts";
 
+type SqlValue = ArrayBuffer | string | number | null;
+
+/**
+ * What LiveSession uses of its Durable Object's state (DurableObjectState matches it), named structurally so the
+ * Node tests run it on node:sqlite.
+ */
+export interface SessionSql {
+  exec<T extends Record<string, SqlValue>>(query: string, ...bindings: unknown[]): Iterable<T> & { toArray(): T[]; one(): T; readonly rowsWritten: number };
+}
+export interface SessionState {
+  readonly storage: { readonly sql: SessionSql };
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Counter values kept in memory at most (one per method, tool and MCP session seen); past it, memory starts again. */
+const COUNTERS_IN_MEMORY = 10_000;
+/** Counters per upsert: a Durable Object's SQL takes at most 100 bound parameters per statement. */
+const COUNTERS_PER_STATEMENT = 40;
+
+/** MCP sessions kept in memory at most; past it, memory starts again from storage. */
+const MCP_SESSIONS_IN_MEMORY = 1_000;
+
+/** An MCP session as stored: its row, and the clientInfo its initialize sent. */
+interface McpSessionMemory {
+  row: McpSessionRow;
+  clientInfo: Record<string, unknown> | undefined;
+}
+
 /** Keys of the counters a request is counted under. */
 const REQUEST_COUNTERS = { posts: "posts", method: "method:", tool: "tool-calls:", mcpSession: "mcp-session:" } as const;
 
@@ -13,41 +41,107 @@ const REQUEST_COUNTERS = { posts: "posts", method: "method:", tool: "tool-calls:
  * path reached it.
  */
 export class LiveSession implements SessionRuntime {
-  private readonly sql: SqlStorage;
-  private readonly ctx: DurableObjectState;
+  private readonly sql: SessionSql;
+  private readonly ctx: SessionState;
   private readonly waiting = new Map<string, (message: unknown) => void>();
   private readonly listeners = new Set<(change: ListChange) => void>();
   private readonly logLevels = new Map<string, LogLevel>();
   private key: Promise<CryptoKey> | undefined;
+  /**
+   * The counters, write-behind: the values this instance read or counted, and which of them changed since the last
+   * flushCounters(). The object is the counters' only writer and runs one request at a time, so memory is exact;
+   * storage catches up at the owner's next flush (see SessionObject), so a request writes nothing itself.
+   */
+  private readonly counts = new Map<string, number>();
+  private readonly changed = new Set<string>();
+  private readonly flushSoon: () => void;
 
-  constructor(ctx: DurableObjectState) {
+  constructor(ctx: SessionState, flushSoon: () => void) {
     this.ctx = ctx;
     this.sql = ctx.storage.sql;
+    this.flushSoon = flushSoon;
   }
 
-  /** Counts the request under every key that applies in one statement, so the counts are atomic without a transaction. */
+  /** Counts the request under every key that applies; returns the counts that include it. */
   countRequest(facts: { method?: string; tool?: string; mcpSessionId?: string }): RequestCounts {
-    const keys: [keyof RequestCounts, string][] = [["posts", REQUEST_COUNTERS.posts]];
-    if (facts.method) keys.push(["method", REQUEST_COUNTERS.method + facts.method]);
-    if (facts.tool) keys.push(["tool", REQUEST_COUNTERS.tool + facts.tool]);
-    if (facts.mcpSessionId) keys.push(["mcpSession", REQUEST_COUNTERS.mcpSession + facts.mcpSessionId]);
-    const rows = this.sql
-      .exec<{ k: string; n: number }>(
-        `INSERT INTO counters (k, n) VALUES ${keys.map(() => "(?, 1)").join(", ")} ON CONFLICT(k) DO UPDATE SET n = n + 1 RETURNING k, n`,
-        ...keys.map(([, key]) => key),
-      )
-      .toArray();
-    const counts: RequestCounts = { posts: 0, method: 0, tool: 0, mcpSession: 0 };
-    for (const [name, key] of keys) counts[name] = rows.find((row) => row.k === key)?.n ?? 0;
-    return counts;
+    return {
+      posts: this.count(REQUEST_COUNTERS.posts),
+      method: facts.method ? this.count(REQUEST_COUNTERS.method + facts.method) : 0,
+      tool: facts.tool ? this.count(REQUEST_COUNTERS.tool + facts.tool) : 0,
+      mcpSession: facts.mcpSessionId ? this.count(REQUEST_COUNTERS.mcpSession + facts.mcpSessionId) : 0,
+    };
   }
 
   count(key: string): number {
-    return this.sql.exec<{ n: number }>("INSERT INTO counters (k, n) VALUES (?, 1) ON CONFLICT(k) DO UPDATE SET n = n + 1 RETURNING n", key).one().n;
+    const n = this.counted(key) + 1;
+    this.counts.set(key, n);
+    this.changed.add(key);
+    if (this.changed.size === 1) this.flushSoon();
+    return n;
   }
 
   counted(key: string): number {
-    return this.sql.exec<{ n: number }>("SELECT n FROM counters WHERE k = ?", key).toArray()[0]?.n ?? 0;
+    const known = this.counts.get(key);
+    if (known !== undefined) return known;
+    const n = this.sql.exec<{ n: number }>("SELECT n FROM counters WHERE k = ?", key).toArray()[0]?.n ?? 0;
+    // Bounded: past the limit, what is stored is read again (after a flush, so nothing unwritten is forgotten).
+    if (this.counts.size >= COUNTERS_IN_MEMORY) this.flushCounters(), this.counts.clear();
+    this.counts.set(key, n);
+    return n;
+  }
+
+  /** Writes the counters changed since the last flush, a few per statement. */
+  flushCounters(): void {
+    if (this.changed.size === 0) return;
+    const rows = [...this.changed].map((k) => [k, this.counts.get(k)!] as const);
+    this.changed.clear();
+    for (let i = 0; i < rows.length; i += COUNTERS_PER_STATEMENT) {
+      const chunk = rows.slice(i, i + COUNTERS_PER_STATEMENT);
+      this.sql.exec(`INSERT INTO counters (k, n) VALUES ${chunk.map(() => "(?, ?)").join(", ")} ON CONFLICT(k) DO UPDATE SET n = excluded.n`, ...chunk.flat());
+    }
+  }
+
+  /** Every counter back to zero, stored and in memory (a new scenario, or a reset). */
+  clearCounters(): void {
+    this.counts.clear();
+    this.changed.clear();
+    this.sql.exec("DELETE FROM counters");
+  }
+
+  /** Every counter as stored once the changes in memory are written. */
+  allCounters(): Record<string, number> {
+    this.flushCounters();
+    const counters: Record<string, number> = {};
+    for (const row of this.sql.exec<{ k: string; n: number }>("SELECT k, n FROM counters ORDER BY k")) counters[row.k] = row.n;
+    return counters;
+  }
+
+  /**
+   * MCP sessions as this instance read or wrote them (this object is their only writer), so a legacy call reads no
+   * row for its Mcp-Session-Id or for the journal's clientInfo. Null: no such session. Bounded.
+   */
+  private readonly mcpSessions = new Map<string, McpSessionMemory | null>();
+
+  private rememberMcpSession(id: string, memory: McpSessionMemory | null): void {
+    if (this.mcpSessions.size >= MCP_SESSIONS_IN_MEMORY) this.mcpSessions.clear();
+    this.mcpSessions.set(id, memory);
+  }
+
+  private mcpSession(id: string): McpSessionMemory | null {
+    const known = this.mcpSessions.get(id);
+    if (known !== undefined) return known;
+    const row = this.sql
+      .exec<{ id: string; protocol_version: string; capabilities: string; client_info: string | null; ended: number }>(
+        "SELECT id, protocol_version, capabilities, client_info, ended FROM mcp_sessions WHERE id = ?",
+        id,
+      )
+      .toArray()[0];
+    const info: unknown = row?.client_info ? JSON.parse(row.client_info) : undefined;
+    const memory = row
+      ? { row: { id: row.id, protocolVersion: row.protocol_version, clientCapabilities: JSON.parse(row.capabilities), ended: row.ended === 1 }, clientInfo: info && typeof info === "object" ? (info as Record<string, unknown>) : undefined }
+      : null;
+    this.rememberMcpSession(id, memory);
+    return memory;
   }
 
   createMcpSession(id: string, protocolVersion: string, clientCapabilities: Record<string, unknown>, clientInfo: unknown): void {
@@ -55,23 +149,21 @@ export class LiveSession implements SessionRuntime {
       "INSERT INTO mcp_sessions (id, protocol_version, capabilities, client_info, created_at) VALUES (?, ?, ?, ?, ?)",
       id, protocolVersion, JSON.stringify(clientCapabilities), JSON.stringify(clientInfo ?? null), Date.now(),
     );
+    this.mcpSessions.delete(id); // read back as stored
   }
 
   getMcpSession(id: string): McpSessionRow | undefined {
-    const row = this.sql
-      .exec<{ id: string; protocol_version: string; capabilities: string; ended: number }>("SELECT id, protocol_version, capabilities, ended FROM mcp_sessions WHERE id = ?", id)
-      .toArray()[0];
-    return row ? { id: row.id, protocolVersion: row.protocol_version, clientCapabilities: JSON.parse(row.capabilities), ended: row.ended === 1 } : undefined;
+    return this.mcpSession(id)?.row;
   }
 
   endMcpSession(id: string): boolean {
-    return this.sql.exec("UPDATE mcp_sessions SET ended = 1 WHERE id = ? AND ended = 0", id).rowsWritten > 0;
+    const ended = this.sql.exec("UPDATE mcp_sessions SET ended = 1 WHERE id = ? AND ended = 0", id).rowsWritten > 0;
+    if (ended) this.mcpSessions.delete(id);
+    return ended;
   }
 
   clientInfo(mcpSessionId: string): Record<string, unknown> | undefined {
-    const row = this.sql.exec<{ client_info: string | null }>("SELECT client_info FROM mcp_sessions WHERE id = ?", mcpSessionId).toArray()[0];
-    const info = row?.client_info ? JSON.parse(row.client_info) : undefined;
-    return info && typeof info === "object" ? info : undefined;
+    return this.mcpSession(mcpSessionId)?.clientInfo;
   }
 
   stateKey(): Promise<CryptoKey> {
@@ -138,6 +230,7 @@ export class LiveSession implements SessionRuntime {
 
   /** Reset: pending server requests are answered with nothing and the MCP sessions' log levels go with them. */
   forget(): void {
+    this.mcpSessions.clear();
     for (const resolve of this.waiting.values()) resolve(undefined);
     this.waiting.clear();
     this.logLevels.clear();

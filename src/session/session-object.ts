@@ -37,7 +37,13 @@ CREATE TABLE IF NOT EXISTS mcp_sessions (
 CREATE TABLE IF NOT EXISTS resumable (event_id TEXT PRIMARY KEY, message TEXT NOT NULL, created_at INTEGER NOT NULL);
 `;
 
-/** One Faultline session: its scenario, counters and MCP state, in SQLite. Every update is one synchronous statement. */
+/**
+ * One Faultline session: its scenario, counters and MCP state, in SQLite. The journal and the counters are written
+ * behind while exchanges overlap: a request's rows wait in memory and are written with the others that came within
+ * WRITE_BEHIND_MS (or sooner, past WRITE_BEHIND_MAX_ROWS, or when no exchange is left in flight), so a busy session
+ * commits a few hundred times per second instead of once per request. Every read of them writes what waits first; a
+ * crash of the process (not a graceful stop) can lose what waited (docs/serving.md).
+ */
 export class SessionObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private live: LiveSession;
@@ -51,7 +57,7 @@ export class SessionObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.live = new LiveSession(ctx);
+    this.live = new LiveSession(ctx, this.flushSoon);
     // An object with empty storage is a session that does not exist (a made-up or deleted id that reached here, e.g.
     // through a still-valid capability URL): it stays empty, with no schema written, until create() makes it.
     // (workerd keeps tables of its own, named _cf_*, in every object's database.)
@@ -76,7 +82,35 @@ export class SessionObject extends DurableObject<Env> {
     return new JournalStore(this.sql, {
       maxEntries: positive(this.env.JOURNAL_MAX_ENTRIES, DEFAULT_RETENTION.maxEntries),
       maxAgeMs: positive(this.env.JOURNAL_MAX_AGE_HOURS, DEFAULT_RETENTION.maxAgeMs / 3_600_000) * 3_600_000,
-    }, this.redaction);
+    }, this.redaction, this.flushSoon);
+  }
+
+  // ---- write-behind ----
+
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * MCP exchanges begun and not yet journalled. When the last one is, what waits is written at once: a client that
+   * calls one request at a time writes each exchange before its response is released (the output gate), and a
+   * graceful stop, which lets the exchanges in flight finish, loses nothing. Only while exchanges overlap do rows wait
+   * for the timer.
+   */
+  private inFlight = 0;
+
+  /** Called by the journal and the counters when a first row waits: one timer writes them all. */
+  private readonly flushSoon = (): void => {
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flush();
+    }, WRITE_BEHIND_MS);
+  };
+
+  /** Writes the counters and journal rows that wait in memory (one implicit transaction: they run in one turn). */
+  private flush(): void {
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.erased) return;
+    this.live.flushCounters();
+    this.journal.flush();
   }
 
   // ---- the journal ----
@@ -109,6 +143,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private markEpoch(): void {
+    this.journal.flush();
     const last = this.sql.exec<{ m: number | null }>("SELECT MAX(seq) AS m FROM journal").one().m ?? 0;
     this.sql.exec("INSERT OR REPLACE INTO config (k, v) VALUES ('epoch', ?)", String(last));
   }
@@ -120,7 +155,7 @@ export class SessionObject extends DurableObject<Env> {
     const existing = this.record();
     if (existing) return { record: existing, created: false };
     if (this.erased) this.openStorage();
-    this.sql.exec("INSERT INTO config (k, v) VALUES ('session', ?)", JSON.stringify(record));
+    this.storeRecord(record, "INSERT INTO config (k, v) VALUES ('session', ?)");
     this.armIdleAlarm(record);
     return { record, created: true };
   }
@@ -128,8 +163,7 @@ export class SessionObject extends DurableObject<Env> {
   view(): SessionView | undefined {
     const record = this.record();
     if (!record) return undefined;
-    const counters: Record<string, number> = {};
-    for (const row of this.sql.exec<{ k: string; n: number }>("SELECT k, n FROM counters ORDER BY k")) counters[row.k] = row.n;
+    const counters = this.live.allCounters();
     const mcpSessions = this.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM mcp_sessions WHERE ended = 0").one().c;
     return { ...record, counters, mcpSessions };
   }
@@ -138,11 +172,16 @@ export class SessionObject extends DurableObject<Env> {
   setScenario(scenario: string, params: Record<string, unknown>): SessionView | undefined {
     const record = this.record();
     if (!record) return undefined;
-    this.ctx.storage.transactionSync(() => {
-      this.sql.exec("UPDATE config SET v = ? WHERE k = 'session'", JSON.stringify({ ...record, scenario, params }));
-      this.sql.exec("DELETE FROM counters");
-      this.markEpoch();
-    });
+    try {
+      this.ctx.storage.transactionSync(() => {
+        this.storeRecord({ ...record, scenario, params }, "UPDATE config SET v = ? WHERE k = 'session'");
+        this.live.clearCounters();
+        this.markEpoch();
+      });
+    } catch (error) {
+      this.recordCache = undefined; // rolled back: read the row again
+      throw error;
+    }
     return this.view();
   }
 
@@ -150,7 +189,7 @@ export class SessionObject extends DurableObject<Env> {
   reset(): SessionView | undefined {
     if (!this.record()) return undefined;
     this.ctx.storage.transactionSync(() => {
-      this.sql.exec("DELETE FROM counters");
+      this.live.clearCounters();
       this.sql.exec("DELETE FROM mcp_sessions");
       this.sql.exec("DELETE FROM resumable");
       this.recording.rewind();
@@ -163,27 +202,49 @@ export class SessionObject extends DurableObject<Env> {
   /** Erases every byte of the session. */
   async erase(): Promise<boolean> {
     const existed = this.storedRecord() !== undefined;
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (!this.erased) this.journal.discardPending();
     this.live.forget();
     await this.ctx.storage.deleteAlarm();
+    this.recordCache = undefined;
     await this.ctx.storage.deleteAll();
     // No schema is written back: an erased session leaves no file; create() makes the tables again if the id is reused.
     this.erased = true;
-    this.live = new LiveSession(this.ctx);
+    this.live = new LiveSession(this.ctx, this.flushSoon);
     return existed;
   }
 
   // ---- the MCP endpoint ----
 
   override async fetch(request: Request): Promise<Response> {
+    this.inFlight++;
+    let settled = false;
+    const finished = () => {
+      if (settled) return;
+      settled = true;
+      if (--this.inFlight === 0) this.flush();
+    };
+    try {
+      return await this.exchange(request, finished);
+    } catch (error) {
+      finished();
+      throw error;
+    }
+  }
+
+  /** One exchange on the MCP endpoint; `finished` is called once it is journalled (or when nothing will be). */
+  private async exchange(request: Request, finished: () => void): Promise<Response> {
     const started = Date.now();
     const record = this.record() ?? (await this.createDefault());
     if (!record) {
       const id = this.ctx.id.name ?? "";
       const hint = `Create it with POST /api/sessions and the body {"id": ${JSON.stringify(id)}, "scenario": "baseline"} (any scenario), or use /mcp, the default session`;
+      finished();
       return mcpEndpointError(404, `Session not found: no session has the id '${id}'. ${hint}`, { id });
     }
     const scenario = findScenario(record.scenario);
-    if (!scenario) return mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
+    if (!scenario) return finished(), mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
     const bearer = sessionBearer(request, record, this.sql, this.env);
     const { active, replay } = replaySetup(record, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}), ...(bearer ? { bearer } : {}) }, this.recording);
     const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), replay);
@@ -200,6 +261,7 @@ export class SessionObject extends DurableObject<Env> {
         return stored;
       },
       waitUntil: (promise) => this.ctx.waitUntil(promise),
+      finished,
     });
   }
 
@@ -226,10 +288,25 @@ export class SessionObject extends DurableObject<Env> {
     return record;
   }
 
+  /**
+   * The stored record as this instance last read or wrote it: every write goes through this object (create,
+   * setScenario, erase), so memory and storage agree, and a request reads no row and parses no JSON for it.
+   * Undefined: not read yet.
+   */
+  private recordCache: { record: SessionRecord | undefined } | undefined;
+
   private storedRecord(): SessionRecord | undefined {
     if (this.erased) return undefined;
+    if (this.recordCache) return this.recordCache.record;
     const row = this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'session'").toArray()[0];
-    return row ? (JSON.parse(row.v) as SessionRecord) : undefined;
+    const record = row ? (JSON.parse(row.v) as SessionRecord) : undefined;
+    this.recordCache = { record };
+    return record;
+  }
+
+  private storeRecord(record: SessionRecord, statement: string): void {
+    this.sql.exec(statement, JSON.stringify(record));
+    this.recordCache = { record };
   }
 
   // ---- idle expiry (FAULTLINE_SESSION_TTL_HOURS; see idle-ttl.ts) ----
@@ -354,6 +431,9 @@ export class SessionObject extends DurableObject<Env> {
 function expires(record: SessionRecord): boolean {
   return record.id !== DEFAULT_SESSION_ID && record.keep !== true;
 }
+
+/** How long a journal row or a counter waits in memory before it is written (see the class comment). */
+const WRITE_BEHIND_MS = 10;
 
 /** Projections read per step of checks(). */
 const CHECKS_PAGE = 500;

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import type { NewJournalEntry } from "../../src/journal/entry.ts";
-import { type JournalSql, JournalStore, type RetentionLimits } from "../../src/journal/store.ts";
+import { type JournalSql, JournalStore, type RetentionLimits, WRITE_BEHIND_MAX_ROWS } from "../../src/journal/store.ts";
+import { classify } from "../../src/classify/index.ts";
 
 // The journal store's bookkeeping over a real SQLite database (node:sqlite standing in for the Durable Object's
 // SqlStorage): an append is one INSERT with its seq known in advance, and retention deletes only when its in-memory
@@ -100,4 +101,101 @@ test("retention by age still works after retention by count deleted the oldest e
   assert.deepEqual(seqs(store), [2, 3]);
   store.append(entry(4, T0 + 75 * 60_000), T0 + 75 * 60_000);
   assert.deepEqual(seqs(store), [3, 4]); // the cutoff is T0 + 15 min: entry 2 (T0 + 10 min) goes, entry 3 stays
+});
+
+// ---- what the store keeps in memory (issue 12): the newest attempt per call, and rows written behind ----
+
+/** A call's entry with the classifier's real verdict on a tool error (failed) or a success. */
+function call(args: string, failed: boolean, timeMs = T0): NewJournalEntry {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: args } } });
+  const answer = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "x" }], ...(failed ? { isError: true } : {}) } });
+  const verdict = classify({ request: { body: JSON.parse(body) }, response: { status: 200, headers: { "content-type": "application/json" }, body: answer } });
+  return {
+    time: new Date(timeMs).toISOString(),
+    durationMs: 1,
+    request: { method: "POST", url: "/mcp", headers: {}, body: { text: body, bytes: body.length, truncated: false } },
+    response: { status: 200, headers: { "content-type": "application/json" }, body: { text: answer, bytes: answer.length, truncated: false } },
+    rpc: { id: 1, method: "tools/call", kind: "request", toolName: "echo" },
+    scenario: "baseline",
+    verdict,
+  };
+}
+
+/** Rows written behind are pruned by age when they are written, against the clock: they are dated now. */
+const NOW = Date.now();
+const rowsIn = (db: DatabaseSync) => (db.prepare("SELECT COUNT(*) AS n FROM journal").get() as { n: number }).n;
+
+test("a retry links to its failed attempt also when more other calls came between than the store keeps in memory", () => {
+  const store = storeOn(new DatabaseSync(":memory:"), { maxEntries: 10_000 });
+  const failed = store.append(call("first", true), T0);
+  for (let i = 0; i < 4_200; i++) store.append(call(`other ${i}`, false), T0);
+  assert.equal(store.append(call("first", false), T0).retryOf, failed.seq);
+});
+
+test("a retry does not link to a failed attempt that retention by count deleted", () => {
+  const store = storeOn(new DatabaseSync(":memory:"), { maxEntries: 2 });
+  store.append(call("gone", true), T0);
+  store.append(call("a", false), T0);
+  store.append(call("b", false), T0);
+  const retry = store.append(call("gone", false), T0);
+  assert.equal(retry.retryOf, undefined);
+  assert.deepEqual(seqs(store), [3, 4]);
+});
+
+test("a retry does not link to a failed attempt that retention by age deleted, also when it was stored after a newer one", () => {
+  // A long stream is stored when it ends: its seq is above calls that started after it, its time below theirs.
+  const store = storeOn(new DatabaseSync(":memory:"), { maxAgeMs: HOUR });
+  store.append(call("later", false, T0 + 30 * 60_000), T0 + 30 * 60_000);
+  const old = store.append(call("slow", true, T0), T0 + 31 * 60_000);
+  assert.equal(old.seq, 2);
+  store.append(call("tick", false, T0 + 70 * 60_000), T0 + 70 * 60_000); // cutoff T0 + 10 min: seq 2 goes, seq 1 stays
+  assert.deepEqual(seqs(store), [1, 3]);
+  assert.equal(store.append(call("slow", false, T0 + 71 * 60_000), T0 + 71 * 60_000).retryOf, undefined);
+});
+
+test("written behind, rows wait in memory until the owner flushes, and every read writes them first", () => {
+  const db = new DatabaseSync(":memory:");
+  let told = 0;
+  const store = new JournalStore(sqlOn(db), { maxEntries: 1_000, maxAgeMs: 1_000 * HOUR }, {}, () => told++);
+  for (const id of [1, 2, 3]) store.append(entry(id, NOW), NOW);
+  assert.equal(rowsIn(db), 0);
+  assert.equal(told, 1, "the owner is told once, when the first row waits");
+  store.flush();
+  assert.equal(rowsIn(db), 3);
+  store.append(entry(4, NOW), NOW);
+  assert.equal(told, 2);
+  assert.deepEqual(seqs(store), [1, 2, 3, 4], "a query sees the waiting row");
+  assert.equal(rowsIn(db), 4);
+  store.append(entry(5, NOW), NOW);
+  assert.deepEqual(store.slimPage(0, 10).map((e) => e.seq), [1, 2, 3, 4, 5]);
+  store.append(entry(6, NOW), NOW);
+  assert.equal(store.count(), 6);
+});
+
+test("written behind, no more than WRITE_BEHIND_MAX_ROWS rows wait: the next append writes them without the owner", () => {
+  const db = new DatabaseSync(":memory:");
+  const store = new JournalStore(sqlOn(db), { maxEntries: 1_000, maxAgeMs: 1_000 * HOUR }, {}, () => {});
+  for (let id = 1; id < WRITE_BEHIND_MAX_ROWS; id++) store.append(entry(id, NOW), NOW);
+  assert.equal(rowsIn(db), 0);
+  store.append(entry(WRITE_BEHIND_MAX_ROWS, NOW), NOW);
+  assert.equal(rowsIn(db), WRITE_BEHIND_MAX_ROWS);
+});
+
+test("written behind, retention applies when the rows are written, and a cleared journal drops what waited", () => {
+  const db = new DatabaseSync(":memory:");
+  const store = new JournalStore(sqlOn(db), { maxEntries: 2, maxAgeMs: 1_000 * HOUR }, {}, () => {});
+  for (const id of [1, 2, 3, 4]) store.append(entry(id, NOW), NOW);
+  store.flush();
+  assert.deepEqual(seqs(store), [3, 4]);
+  store.append(entry(5, NOW), NOW);
+  store.clear();
+  store.flush();
+  assert.equal(rowsIn(db), 0);
+  assert.equal(store.append(entry(6, NOW), NOW).seq, 6, "seqs are not reused");
+});
+
+test("a retry of a call whose failed attempt still waits in memory links to it", () => {
+  const store = new JournalStore(sqlOn(new DatabaseSync(":memory:")), { maxEntries: 1_000, maxAgeMs: 1_000 * HOUR }, {}, () => {});
+  const failed = store.append(call("pending", true, NOW), NOW);
+  assert.equal(store.append(call("pending", false, NOW), NOW).retryOf, failed.seq);
 });
