@@ -65,7 +65,8 @@ function versions() {
     node: process.versions.node,
     workerd: version("workerd"),
     wrangler: version("wrangler"),
-    "@modelcontextprotocol/sdk (reference server)": version("@modelcontextprotocol/sdk"),
+    "@modelcontextprotocol/server (reference server)": version("@modelcontextprotocol/server"),
+    "@modelcontextprotocol/node": version("@modelcontextprotocol/node"),
     autocannon: version("autocannon"),
   };
 }

@@ -100,7 +100,7 @@ async function servedFigures() {
       { label: "serve 2026-07-28", server: serve, request: modernEcho(modern.path) },
       { label: "serve 2025-11-25", server: serve, request: legacyEcho(legacy.path, sessionId) },
       { label: "floor", server: floor, request: { ...modernEcho("/write"), path: "/write" } },
-      { label: "SDK server", server: sdk, request: legacyEcho("/mcp") },
+      { label: "SDK server", server: sdk, request: modernEcho("/mcp") },
     ]);
     throughput("serve: tools/call echo, 2026-07-28, vs the floor", { atLeast: 0.9 }, mcp, "serve 2026-07-28", "floor");
     throughput("serve: tools/call echo, 2025-11-25 session, vs the floor", { atLeast: 0.9 }, mcp, "serve 2025-11-25", "floor");

@@ -59,12 +59,13 @@ async function childPid(pid: number): Promise<number> {
 
 /**
  * `npm run serve` (scripts/serve.ts): builds the production bundle and runs it on workerd. `vars` override [vars].
- * With `state`, serves that folder and leaves it in place on stop; otherwise a fresh one, removed on stop.
+ * With `state`, serves that folder and leaves it in place on stop; otherwise a fresh one, removed on stop. `root`: the
+ * checkout to serve (bench/ab.ts serves two).
  */
-export async function startServe(vars: Record<string, string> = {}, keep?: { state: string }): Promise<Running> {
+export async function startServe(vars: Record<string, string> = {}, keep?: { state: string }, root = ROOT): Promise<Running> {
   const state = keep?.state ?? (await stateDir());
-  const child = spawn(process.execPath, [join(ROOT, "scripts/serve.ts")], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [join(root, "scripts/serve.ts")], {
+    cwd: root,
     env: { ...process.env, ...vars, HOST: "127.0.0.1", PORT: "0", FAULTLINE_STATE_DIR: state },
     stdio: ["ignore", "pipe", "inherit"],
   });

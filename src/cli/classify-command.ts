@@ -30,7 +30,7 @@ Exit status: 0 when every outcome is TOOL_SUCCESS or NOTIFICATION_ACCEPTED,
 const SUCCESS = new Set(["TOOL_SUCCESS", "NOTIFICATION_ACCEPTED"]);
 
 /** `faultline classify`: prints a verdict per exchange; the exit status says whether all of them succeeded. */
-export function classifyCommand(args: string[]): number {
+export async function classifyCommand(args: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -55,7 +55,7 @@ export function classifyCommand(args: string[]): number {
   const [file, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(" ")}`, { suggestHelp: true });
 
-  const text = readInput(file, process.stdin.isTTY);
+  const text = await readInput(file, process.stdin);
   const input = toInput(text, { expectedId: values["expected-id"], method: values.method, protocolVersion: values["protocol-version"] });
   const now = Date.now();
 

@@ -14,14 +14,21 @@ const RAW_HTTP_HINT =
   "hint: an HTTP response must be given as `curl -si URL …` prints it, starting with its status line\n" +
   "      (HTTP/1.1 200 OK); other input is JSON (see faultline classify --help)";
 
-/** Reads FILE, or stdin for "-" or no FILE; stdin only when it is not a terminal, since nobody types a capture. */
-export function readInput(file: string | undefined, stdinIsTTY: boolean | undefined): string {
-  if (file === undefined && stdinIsTTY) throw new UsageError("no input: give a FILE, or pipe the input into stdin", { suggestHelp: true });
-  const path = file === undefined || file === "-" ? 0 : file;
+/**
+ * Reads FILE, or stdin for "-" or no FILE; stdin only when it is not a terminal, since nobody types a capture. Stdin is
+ * read as a stream: a synchronous read of a pipe that the writer left non-blocking fails with EAGAIN whenever the data
+ * is not there yet (as with `curl … | faultline classify` on a busy machine).
+ */
+export async function readInput(file: string | undefined, stdin: NodeJS.ReadStream): Promise<string> {
+  if (file === undefined && stdin.isTTY) throw new UsageError("no input: give a FILE, or pipe the input into stdin", { suggestHelp: true });
+  const fromStdin = file === undefined || file === "-";
   try {
-    return readFileSync(path, "utf8");
+    if (!fromStdin) return readFileSync(file, "utf8");
+    const chunks: Buffer[] = [];
+    for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+    return Buffer.concat(chunks).toString("utf8");
   } catch (error) {
-    throw new UsageError(`cannot read ${path === 0 ? "stdin" : path}: ${systemReason(error)}`);
+    throw new UsageError(`cannot read ${fromStdin ? "stdin" : file}: ${systemReason(error)}`);
   }
 }
 

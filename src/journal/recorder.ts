@@ -52,12 +52,13 @@ export function journalled(request: Request, handled: Handled, options: Recorder
         request: {
           method: request.method,
           url: redactCapability(new URL(request.url).pathname),
-          headers: redactHeaders(requestHeaders),
+          // Headers and bodies are redacted by the store (JournalStore.append), after it took the call digests.
+          headers: requestHeaders,
           body: capture(requestText, utf8Length(requestText), options.bodyCap),
         },
         response: {
           status: response.status,
-          headers: redactHeaders(responseHeaders),
+          headers: responseHeaders,
           body: capture(body.text, body.bytes, options.bodyCap),
           ...(cutByDeadline ? { cutByDeadline } : {}),
           ...(isSse

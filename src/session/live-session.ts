@@ -101,7 +101,10 @@ export class LiveSession implements SessionRuntime {
     }
   }
 
-  /** Every counter back to zero, stored and in memory (a new scenario, or a reset). */
+  /**
+   * Every counter back to zero, stored and in memory (a new scenario, or a reset). Memory is emptied, not zeroed, so
+   * after a rolled-back transaction the counts are read back from storage.
+   */
   clearCounters(): void {
     this.counts.clear();
     this.changed.clear();

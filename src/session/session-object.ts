@@ -172,6 +172,7 @@ export class SessionObject extends DurableObject<Env> {
   setScenario(scenario: string, params: Record<string, unknown>): SessionView | undefined {
     const record = this.record();
     if (!record) return undefined;
+    this.flush(); // so that a rolled-back transaction leaves storage, which memory is read back from, complete
     try {
       this.ctx.storage.transactionSync(() => {
         this.storeRecord({ ...record, scenario, params }, "UPDATE config SET v = ? WHERE k = 'session'");
@@ -188,6 +189,7 @@ export class SessionObject extends DurableObject<Env> {
   /** Clears counters, MCP sessions and pending interactions; keeps the scenario. */
   reset(): SessionView | undefined {
     if (!this.record()) return undefined;
+    this.flush();
     this.ctx.storage.transactionSync(() => {
       this.live.clearCounters();
       this.sql.exec("DELETE FROM mcp_sessions");

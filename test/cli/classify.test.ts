@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -60,6 +61,23 @@ test("reads stdin when FILE is absent and stdin is not a terminal", () => {
   const input = JSON.stringify({ status: 503, headers: { "retry-after": "1" }, body: "busy" });
   const { code, stdout } = run(["classify", "--json"], input);
   assert.equal(code, 1);
+  assert.equal(JSON.parse(stdout).outcome, "HTTP_ERROR");
+});
+
+test("reads stdin that arrives late through a pipe, as from curl on a busy machine, instead of failing with EAGAIN", async () => {
+  // Node makes a piped stdin non-blocking once process.stdin is touched, so a synchronous read of it fails with
+  // EAGAIN when the writer has not written yet (docs/journal-and-checks.md pipes curl into the CLI).
+  const child = spawn(cli.node, [cli.file, "classify", "--json"], { cwd: cli.dir, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const closed = new Promise<number | null>((resolve) => child.once("close", resolve));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  child.stdin.write(JSON.stringify({ status: 503, headers: { "retry-after": "1" }, body: "busy" }).slice(0, 20));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  child.stdin.end(JSON.stringify({ status: 503, headers: { "retry-after": "1" }, body: "busy" }).slice(20));
+  assert.equal(await closed, 1, stderr);
   assert.equal(JSON.parse(stdout).outcome, "HTTP_ERROR");
 });
 
