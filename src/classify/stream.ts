@@ -34,6 +34,12 @@ export interface StreamAnalysis {
 
 const NOT_BLANK = /\S/;
 
+/** True when `data` is empty or whitespace only; data that starts with a printable ASCII character is answered at once. */
+function isBlank(data: string): boolean {
+  const first = data.charCodeAt(0);
+  return !(first > 0x20 && first < 0x7f) && !NOT_BLANK.test(data);
+}
+
 function isResponseFor(message: unknown, expectedId: string | number | undefined): boolean {
   return isRecord(message) && typeof message.method !== "string" && (expectedId === undefined ? isRequestId(message.id) : message.id === expectedId);
 }
@@ -61,7 +67,7 @@ export function analyzeStream(sse: SseStream, request: RequestInfo): StreamAnaly
   let matchId: string | number | undefined = request.expectedId;
 
   for (const event of sse.events) {
-    if (!NOT_BLANK.test(event.data)) {
+    if (isBlank(event.data)) {
       // A priming event (1125): an event id with empty data, sent so the client can resume.
       if (event.id !== undefined) a.priming = true;
       continue;
