@@ -1,6 +1,6 @@
 import type { Findings } from "./findings.ts";
 import { SpecRef } from "./findings.ts";
-import { has, isRecord, isRequestId, parseJson, show } from "./json.ts";
+import { has, isBlank, isRecord, isRequestId, parseJson, show } from "./json.ts";
 import type { RequestInfo } from "./request.ts";
 import type { SseStream } from "./sse.ts";
 import { isModern } from "./version.ts";
@@ -32,13 +32,6 @@ export interface StreamAnalysis {
   unterminatedResponse: boolean;
 }
 
-const NOT_BLANK = /\S/;
-
-/** True when `data` is empty or whitespace only; data that starts with a printable ASCII character is answered at once. */
-function isBlank(data: string): boolean {
-  const first = data.charCodeAt(0);
-  return !(first > 0x20 && first < 0x7f) && !NOT_BLANK.test(data);
-}
 
 function isResponseFor(message: unknown, expectedId: string | number | undefined): boolean {
   return isRecord(message) && typeof message.method !== "string" && (expectedId === undefined ? isRequestId(message.id) : message.id === expectedId);
