@@ -64,14 +64,8 @@ const LOWER_E = 101;
 const LOWER_I = 105;
 const DIGITS = /^\d+$/;
 
-// What a line holds: a comment, one of the fields the standard knows, or a field it ignores.
-const COMMENT = 0;
-const DATA = 1;
-const EVENT = 2;
-const ID = 3;
-const RETRY = 4;
-const UNKNOWN = 5;
-type Field = typeof COMMENT | typeof DATA | typeof EVENT | typeof ID | typeof RETRY | typeof UNKNOWN;
+/** What a line holds: a comment, one of the fields the standard knows, or a field it ignores. */
+type Field = "comment" | "data" | "event" | "id" | "retry" | "unknown";
 
 /**
  * Reads an event stream in one pass over the text, without splitting it into lines: this runs over
@@ -104,13 +98,13 @@ export function parseSse(text: string): SseStream {
     let field: Field;
     let colon: number;
     if (first === LOWER_D && text.startsWith("data:", pos)) {
-      field = DATA;
+      field = "data";
       colon = pos + 4;
     } else if (first === LOWER_E && text.startsWith("event:", pos)) {
-      field = EVENT;
+      field = "event";
       colon = pos + 5;
     } else if (first === LOWER_I && text.startsWith("id:", pos)) {
-      field = ID;
+      field = "id";
       colon = pos + 2;
     } else {
       if (nextColon >= 0 && nextColon < pos) nextColon = text.indexOf(":", pos);
@@ -135,38 +129,38 @@ export function parseSse(text: string): SseStream {
 function fieldName(text: string, start: number, colon: number): Field {
   switch (colon - start) {
     case 0:
-      return COMMENT;
+      return "comment";
     case 2:
-      return text.startsWith("id", start) ? ID : UNKNOWN;
+      return text.startsWith("id", start) ? "id" : "unknown";
     case 4:
-      return text.startsWith("data", start) ? DATA : UNKNOWN;
+      return text.startsWith("data", start) ? "data" : "unknown";
     case 5:
-      return text.startsWith("event", start) ? EVENT : text.startsWith("retry", start) ? RETRY : UNKNOWN;
+      return text.startsWith("event", start) ? "event" : text.startsWith("retry", start) ? "retry" : "unknown";
     default:
-      return UNKNOWN;
+      return "unknown";
   }
 }
 
 /** Applies one field, whose value follows the colon (and one space) up to eol, to the block. */
 function applyField(text: string, field: Field, colon: number, eol: number, block: Block, stream: SseStream): void {
-  if (field === COMMENT) {
+  if (field === "comment") {
     stream.comments++;
     return;
   }
-  if (field === UNKNOWN) return;
+  if (field === "unknown") return;
   let valueStart = colon + 1;
   if (valueStart < eol && text.charCodeAt(valueStart) === SPACE) valueStart++;
   const value = valueStart < eol ? text.slice(valueStart, eol) : "";
   block.fields++;
   switch (field) {
-    case DATA:
+    case "data":
       block.data = block.dataLines === 0 ? value : `${block.data}\n${value}`;
       block.dataLines++;
       break;
-    case EVENT:
+    case "event":
       block.type = value;
       break;
-    case RETRY:
+    case "retry":
       if (DIGITS.test(value)) {
         const ms = Math.min(Number.parseInt(value, 10), Number.MAX_SAFE_INTEGER);
         block.retry = ms;
@@ -175,7 +169,7 @@ function applyField(text: string, field: Field, colon: number, eol: number, bloc
         stream.invalidRetry.push(value);
       }
       break;
-    case ID:
+    case "id":
       if (!value.includes("\u0000")) {
         block.id = value;
         stream.lastEventId = value;
