@@ -38,7 +38,7 @@ classifyRoutes.post("/", async (c) => {
   }
 
   const json = parseJsonBody(text);
-  if (new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES && !looksLikeHar(json)) throw payloadTooLarge(MAX_BODY_BYTES);
+  if (overBodyLimit(text) && !looksLikeHar(json)) throw payloadTooLarge(MAX_BODY_BYTES);
   const input = parseClassifyInput(json, { maxExchanges: MAX_EXCHANGES });
   if (!input.ok) throw inputError(input.error);
   switch (input.value.kind) {
@@ -53,6 +53,14 @@ classifyRoutes.post("/", async (c) => {
     }
   }
 });
+
+/**
+ * True when `text` takes more than MAX_BODY_BYTES in UTF-8. A UTF-16 code unit takes at most 3 bytes, so a text of at
+ * most MAX_BODY_BYTES / 3 units is under the limit without encoding it (every request encoded its body before).
+ */
+function overBodyLimit(text: string): boolean {
+  return text.length * 3 > MAX_BODY_BYTES && new TextEncoder().encode(text).byteLength > MAX_BODY_BYTES;
+}
 
 function inputError(error: InputError): ApiError {
   if (error.kind === "too_many") return new ApiError(413, "too_many_exchanges", error.message, error.issues);

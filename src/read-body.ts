@@ -1,3 +1,7 @@
+// One decoder for every body: decode() without { stream: true } keeps no state between calls, and constructing a
+// TextDecoder per request showed in workerd's profile of POST /classify.
+const UTF8 = new TextDecoder();
+
 /** Bytes of a refused body read and thrown away, so the client gets its 413 instead of a reset connection. */
 const DRAIN_LIMIT = 16 * 1024 * 1024;
 
@@ -29,7 +33,7 @@ export async function readCapped(request: Pick<Request, "body" | "headers" | "ar
     // A declared length within the cap: HTTP framing ends the body there, so the runtime's native read is bounded. The
     // count is checked again for a Request built in-process, whose header nothing enforces.
     const bytes = await request.arrayBuffer();
-    return bytes.byteLength > limit ? undefined : new TextDecoder().decode(bytes);
+    return bytes.byteLength > limit ? undefined : UTF8.decode(bytes);
   }
   const reader = request.body.getReader();
   if (declared > limit) {
@@ -59,5 +63,5 @@ async function readCounting(reader: ReadableStreamDefaultReader<Uint8Array>, lim
     bytes.set(part, offset);
     offset += part.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return UTF8.decode(bytes);
 }

@@ -2,7 +2,7 @@ import type { Findings } from "./findings.ts";
 import { SpecRef } from "./findings.ts";
 import type { HeaderMap } from "./headers.ts";
 import { SSE_MEDIA_TYPE, isJsonMediaType, mediaType } from "./headers.ts";
-import { parseJson } from "./json.ts";
+import { isBlank, parseJson } from "./json.ts";
 import { parseSse } from "./sse.ts";
 import type { SseStream } from "./sse.ts";
 
@@ -13,7 +13,6 @@ export type DecodedBody =
   | { transport: "json" | "other"; kind: "malformed"; error: string; text: string }
   | { transport: "sse"; sse: SseStream };
 
-const NOT_BLANK = /\S/;
 const SSE_START = /^(?::|(?:data|event|id|retry)(?::|\r|\n|$))/;
 
 /**
@@ -29,8 +28,7 @@ export function decodeBody(body: unknown, headers: HeaderMap, strict: boolean, f
     return { transport: "json", kind: "message", message: body };
   }
   if (type === SSE_MEDIA_TYPE) return { transport: "sse", sse: parseSse(body) };
-  // Blank exactly as String.prototype.trim() sees it, without copying a long body.
-  if (!NOT_BLANK.test(body)) return { transport: "empty" };
+  if (isBlank(body)) return { transport: "empty" };
   if (isJsonMediaType(type)) return parsed(body, "json");
 
   const looksLikeSse = SSE_START.test(body.trimStart());

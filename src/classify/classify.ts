@@ -21,7 +21,7 @@ import { isModern, resolveVersion } from "./version.ts";
  * Classifies one MCP HTTP exchange into an outcome, its layer, retry advice and findings.
  * Pure and total: it never throws, whatever it is given.
  */
-export function classify(exchange: Exchange, options: ClassifyOptions = {}): Verdict {
+export function classify(exchange: Exchange, options?: ClassifyOptions): Verdict {
   try {
     return classifyUnchecked(exchange as unknown, options as unknown);
   } catch (error) {

@@ -27,6 +27,17 @@ export function parseJson(text: string): JsonParse {
 // Printable ASCII that JSON.stringify would leave as it is (no quote, no backslash).
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+const NOT_BLANK = /\S/;
+
+/**
+ * True when `text` is empty or white space only, as String.prototype.trim() sees it, without copying it. Text that
+ * starts with printable ASCII (nearly all) is answered without the regular expression.
+ */
+export function isBlank(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return !(first > 0x20 && first < 0x7f) && !NOT_BLANK.test(text);
+}
+
 /** A short, safe rendering of any value for finding messages. */
 export function show(value: unknown, max = 80): string {
   if (typeof value === "string" && PLAIN.test(value)) return value.length + 2 > max ? `"${value.slice(0, max - 2)}…` : `"${value}"`;

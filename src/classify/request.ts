@@ -20,11 +20,14 @@ export interface RequestInfo {
 
 const META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 
+// Read in place of an absent request, params or _meta, so that none is allocated per classification.
+const NONE: Readonly<Record<string, unknown>> = Object.freeze({});
+
 export function readRequest(exchange: Record<string, unknown>, headers: HeaderMap, findings: Findings): RequestInfo {
-  const request = isRecord(exchange.request) ? exchange.request : {};
+  const request = isRecord(exchange.request) ? exchange.request : NONE;
   const body = requestBody(request.body, findings);
-  const params = isRecord(body) && isRecord(body.params) ? body.params : {};
-  const meta = isRecord(params._meta) ? params._meta : {};
+  const params = isRecord(body) && isRecord(body.params) ? body.params : NONE;
+  const meta = isRecord(params._meta) ? params._meta : NONE;
 
   const inputMethod = typeof exchange.method === "string" ? exchange.method : undefined;
   const bodyMethod = isRecord(body) && typeof body.method === "string" ? body.method : undefined;

@@ -1,6 +1,6 @@
 import type { Findings } from "./findings.ts";
 import { SpecRef } from "./findings.ts";
-import { has, isRecord, isRequestId, parseJson, show } from "./json.ts";
+import { has, isBlank, isRecord, isRequestId, parseJson, show } from "./json.ts";
 import type { RequestInfo } from "./request.ts";
 import type { SseStream } from "./sse.ts";
 import { isModern } from "./version.ts";
@@ -32,7 +32,6 @@ export interface StreamAnalysis {
   unterminatedResponse: boolean;
 }
 
-const NOT_BLANK = /\S/;
 
 function isResponseFor(message: unknown, expectedId: string | number | undefined): boolean {
   return isRecord(message) && typeof message.method !== "string" && (expectedId === undefined ? isRequestId(message.id) : message.id === expectedId);
@@ -61,7 +60,7 @@ export function analyzeStream(sse: SseStream, request: RequestInfo): StreamAnaly
   let matchId: string | number | undefined = request.expectedId;
 
   for (const event of sse.events) {
-    if (!NOT_BLANK.test(event.data)) {
+    if (isBlank(event.data)) {
       // A priming event (1125): an event id with empty data, sent so the client can resume.
       if (event.id !== undefined) a.priming = true;
       continue;

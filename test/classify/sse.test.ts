@@ -81,3 +81,46 @@ test("a leading byte-order mark is skipped, and a stream ending inside an event 
   assert.deepEqual(stream.unterminated, { type: "message", data: "b", hasData: true });
   assert.equal(stream.lastEventId, "1");
 });
+
+/** A stand-in for the text that counts the characters parseSse's string operations read. */
+function countingText(real: string): { text: string; read: () => number } {
+  let read = 0;
+  const text = {
+    length: real.length,
+    charCodeAt(index: number) {
+      read++;
+      return real.charCodeAt(index);
+    },
+    indexOf(search: string, from = 0) {
+      const found = real.indexOf(search, from);
+      read += (found < 0 ? real.length : found + search.length) - Math.min(from, real.length);
+      return found;
+    },
+    startsWith(search: string, at = 0) {
+      read += search.length;
+      return real.startsWith(search, at);
+    },
+    slice(start: number, end?: number) {
+      const out = real.slice(start, end);
+      read += out.length;
+      return out;
+    },
+  };
+  return { text: text as unknown as string, read: () => read };
+}
+
+test("parseSse reads each character a bounded number of times, however the lines are made", () => {
+  const streams = {
+    "lines without a colon": "x\n".repeat(20_000),
+    "data fields without a colon": "data\n".repeat(10_000),
+    "one colon at the very end": `${"abcdef\n".repeat(5_000)}:`,
+    "CR line ends": "data: 1\r\r".repeat(5_000),
+    "unknown long field names": "datadatadata: 1\n\n".repeat(3_000),
+    "ordinary events": 'id: 7\nevent: message\ndata: {"jsonrpc":"2.0"}\n\n'.repeat(2_000),
+  };
+  for (const [name, real] of Object.entries(streams)) {
+    const { text, read } = countingText(real);
+    assert.deepEqual(parseSse(text), parseSse(real), name);
+    assert.ok(read() <= 8 * real.length, `${name}: ${read()} characters read for a ${real.length}-character stream`);
+  }
+});

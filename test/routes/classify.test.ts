@@ -165,6 +165,17 @@ test("answers 413 for a Content-Length above 1 MiB", async () => {
   assert.match(body.error.message, /1048576 bytes/);
 });
 
+test("counts a JSON body's limit in UTF-8 bytes: 1 MiB of three-byte characters is refused, not their 350,000 code units", async () => {
+  // 350,000 "€" are 1,050,000 bytes: over the 1 MiB limit, though the text is only a third as long in code units.
+  const over = JSON.stringify({ status: 200, body: "€".repeat(350_000) });
+  const refused = await json(await request("/classify", { method: "POST", headers: { "content-type": "application/json" }, body: over }), 413);
+  assert.equal(refused.error.code, "payload_too_large");
+  // 340,000 of them are 1,020,000 bytes: under the limit, so the exchange is classified.
+  const under = JSON.stringify({ status: 200, body: "€".repeat(340_000) });
+  const verdict = await json(await request("/classify", { method: "POST", headers: { "content-type": "application/json" }, body: under }), 200);
+  assert.equal(typeof verdict.outcome, "string");
+});
+
 test("answers 413 for a streamed body without Content-Length that grows above 1 MiB", async () => {
   const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
   let sent = 0;
