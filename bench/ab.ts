@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { load, type Request } from "./load.ts";
+import { median } from "./median.ts";
 import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho } from "./mcp.ts";
 import { startServe, type Running } from "./servers.ts";
 
@@ -30,7 +31,6 @@ async function requestFor(server: Running): Promise<Request> {
   return path === "legacy" ? legacyEcho(session.path, await legacyHandshake(`${server.url}${session.path}`)) : modernEcho(session.path);
 }
 
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1]!;
 const sides = [] as { root: string; server: Running; request: Request; micros: number[]; rps: number[] }[];
 try {
   for (const root of [a, b]) {

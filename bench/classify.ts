@@ -3,6 +3,7 @@
 // which interleaves short slices of the two sides and alternates which side goes first, so load from
 // other processes on a shared machine falls on both sides alike.
 import { classify, type Exchange } from "../src/classify/index.ts";
+import { median } from "./median.ts";
 
 const ROUNDS = 5;
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? "1000");
@@ -86,11 +87,6 @@ function round(a: () => unknown, b: () => unknown, aCalls: number, bCalls: numbe
     if (!bFirst) bMs += timed(b, bCalls);
   }
   return [(aMs * 1e6) / (aCalls * SLICES), (bMs * 1e6) / (bCalls * SLICES)];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 interface Row {

@@ -10,6 +10,7 @@
 import { rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { load, type Request, type Sample } from "./load.ts";
+import { median } from "./median.ts";
 import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho } from "./mcp.ts";
 import { profileCases } from "./profile-cases.ts";
 import { writeReports, type Figure, type Measure, type Side } from "./report.ts";
@@ -36,11 +37,6 @@ const settings = {
 
 const figures: Figure[] = [];
 const measures: Measure[] = [];
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const log = (line: string) => console.error(`bench: ${line}`);
 
 interface Target {

@@ -98,16 +98,17 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Called by the journal and the counters when a first row waits: one timer writes them all. */
   private readonly flushSoon = (): void => {
-    this.flushTimer ??= setTimeout(() => {
-      this.flushTimer = undefined;
-      this.flush();
-    }, WRITE_BEHIND_MS);
+    this.flushTimer ??= setTimeout(() => this.flush(), WRITE_BEHIND_MS);
   };
+
+  private cancelFlush(): void {
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+  }
 
   /** Writes the counters and journal rows that wait in memory (one implicit transaction: they run in one turn). */
   private flush(): void {
-    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
+    this.cancelFlush();
     if (this.erased) return;
     this.live.flushCounters();
     this.journal.flush();
@@ -204,8 +205,7 @@ export class SessionObject extends DurableObject<Env> {
   /** Erases every byte of the session. */
   async erase(): Promise<boolean> {
     const existed = this.storedRecord() !== undefined;
-    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
+    this.cancelFlush();
     if (!this.erased) this.journal.discardPending();
     this.live.forget();
     await this.ctx.storage.deleteAlarm();

@@ -4,29 +4,15 @@ import { DatabaseSync } from "node:sqlite";
 import type { NewJournalEntry } from "../../src/journal/entry.ts";
 import { type JournalSql, JournalStore, type RetentionLimits, WRITE_BEHIND_MAX_ROWS } from "../../src/journal/store.ts";
 import { classify } from "../../src/classify/index.ts";
+import { sqlOn as nodeSql } from "../helpers/node-sql.ts";
 
 // The journal store's bookkeeping over a real SQLite database (node:sqlite standing in for the Durable Object's
 // SqlStorage): an append is one INSERT with its seq known in advance, and retention deletes only when its in-memory
 // bounds say a limit is passed. These tests pin what that must not change: seqs are never reused, and retention
 // keeps exactly the newest entries within both limits.
 
-/** JournalSql on node:sqlite; a script of several statements runs when it has no arguments. */
-function sqlOn(db: DatabaseSync): JournalSql {
-  const exec = (query: string, ...bindings: unknown[]) => {
-    let rows: Record<string, unknown>[] = [];
-    if (bindings.length === 0 && query.trim().replace(/;\s*$/, "").includes(";")) db.exec(query);
-    else if (/^\s*(SELECT|PRAGMA)|RETURNING/i.test(query)) rows = db.prepare(query).all(...(bindings as never[])) as Record<string, unknown>[];
-    else db.prepare(query).run(...(bindings as never[]));
-    return {
-      toArray: () => rows,
-      one: () => {
-        if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
-        return rows[0];
-      },
-    };
-  };
-  return { exec } as unknown as JournalSql;
-}
+/** JournalSql on node:sqlite (test/helpers/node-sql.ts). */
+const sqlOn = (db: DatabaseSync) => nodeSql(db) as unknown as JournalSql;
 
 const HOUR = 3_600_000;
 const T0 = Date.parse("2026-01-01T00:00:00Z");

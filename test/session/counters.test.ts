@@ -2,19 +2,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { LiveSession, type SessionSql } from "../../src/session/live-session.ts";
+import { sqlOn } from "../helpers/node-sql.ts";
 
 // A session's counters are written behind (issue 12): counted in memory, written by the owner's flush. These tests
 // run LiveSession on node:sqlite standing in for the Durable Object's SqlStorage, with the counters table the
 // session object creates.
 
 function sessionOn(db: DatabaseSync, flushSoon: () => void = () => {}): LiveSession {
-  const sql = {
-    exec(query: string, ...bindings: unknown[]) {
-      const statement = db.prepare(query);
-      const rows = /^\s*SELECT/i.test(query) ? (statement.all(...(bindings as never[])) as Record<string, unknown>[]) : (statement.run(...(bindings as never[])), []);
-      return { toArray: () => rows, one: () => rows[0], rowsWritten: 0, [Symbol.iterator]: () => rows[Symbol.iterator]() };
-    },
-  } as unknown as SessionSql;
+  const sql = sqlOn(db) as unknown as SessionSql;
   return new LiveSession({ storage: { sql }, waitUntil: () => {} }, flushSoon);
 }
 

@@ -1,0 +1,26 @@
+import type { DatabaseSync } from "node:sqlite";
+
+/**
+ * A Durable Object's `ctx.storage.sql` stood in for by node:sqlite, for modules that take it structurally (the
+ * journal store, the live session): `exec` returns its rows as `toArray()`, `one()` and by iteration, with the rows a
+ * write changed in `rowsWritten`; a script of several statements runs when it has no arguments.
+ */
+export function sqlOn(db: DatabaseSync) {
+  const exec = (query: string, ...bindings: unknown[]) => {
+    let rows: Record<string, unknown>[] = [];
+    let rowsWritten = 0;
+    if (bindings.length === 0 && query.trim().replace(/;\s*$/, "").includes(";")) db.exec(query);
+    else if (/^\s*(SELECT|PRAGMA)|RETURNING/i.test(query)) rows = db.prepare(query).all(...(bindings as never[])) as Record<string, unknown>[];
+    else rowsWritten = Number(db.prepare(query).run(...(bindings as never[])).changes);
+    return {
+      rowsWritten,
+      toArray: () => rows,
+      one: () => {
+        if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
+        return rows[0];
+      },
+      [Symbol.iterator]: () => rows[Symbol.iterator](),
+    };
+  };
+  return { exec };
+}
