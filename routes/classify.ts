@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { ApiError, parseJsonBody, payloadTooLarge } from "../src/api-error.ts";
 import { classify, exchangeFromRawHttp, looksLikeHar, parseClassifyInput, type InputError } from "../src/classify/index.ts";
-import { SIZE_LIMITS } from "../src/json-limits.ts";
-import { readCapped } from "../src/read-body.ts";
+import { SIZE_LIMITS } from "../src/base/json-limits.ts";
+import { readCapped } from "../src/base/read-body.ts";
 
 /** The largest body accepted, in bytes, except a HAR document (SIZE_LIMITS.har). */
 const MAX_BODY_BYTES = SIZE_LIMITS.classify;

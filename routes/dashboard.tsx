@@ -6,9 +6,9 @@ import { HomePage, homeListing } from "../src/dashboard/home-page.tsx";
 import { NotFoundPage } from "../src/dashboard/layout.tsx";
 import { securityHeaders } from "../src/dashboard/security.ts";
 import { SessionPage } from "../src/dashboard/session-page.tsx";
-import { mcpUrl } from "../src/access/capability-url.ts";
+import { mcpUrl } from "../src/base/capability-url.ts";
 import { sessionStub } from "../src/session/stubs.ts";
-import { publicOrigin } from "../src/public-origin.ts";
+import { publicOrigin } from "../src/base/public-origin.ts";
 
 
 /** The dashboard: server-rendered pages at /, /sessions/{id} and /classify, and their scripts and styles under /assets/. */

@@ -7,7 +7,7 @@ import { HAR_CLOSE, HAR_OPEN, harEntry } from "../src/journal/har.ts";
 import { MAX_LIVE_STREAMS } from "../src/journal/live.ts";
 import type { JournalQuery } from "../src/journal/store.ts";
 import { sessionStub } from "../src/session/stubs.ts";
-import { publicOrigin } from "../src/public-origin.ts";
+import { publicOrigin } from "../src/base/public-origin.ts";
 
 const JournalQuerySchema = z.strictObject({
   method: z.string().min(1).optional(),

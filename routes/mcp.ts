@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { parseMcpPath } from "../src/access/capability.ts";
+import { parseMcpPath } from "../src/base/mcp-path.ts";
 import { DEFAULT_SESSION_ID } from "../src/session/record.ts";
 import { sessionStub } from "../src/session/stubs.ts";
 

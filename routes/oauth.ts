@@ -1,7 +1,8 @@
 import { Hono, type Context } from "hono";
-import { isAllowedOrigin } from "../src/access/allowlist.ts";
-import { capabilityRefusal, parseMcpPath } from "../src/access/capability.ts";
-import { capabilitiesEnabled } from "../src/access/capability-url.ts";
+import { isAllowedOrigin } from "../src/base/allowlist.ts";
+import { capabilityRefusal } from "../src/access/capability.ts";
+import { parseMcpPath } from "../src/base/mcp-path.ts";
+import { capabilitiesEnabled } from "../src/base/capability-url.ts";
 import type { OAuthEndpoint } from "../src/oauth/server.ts";
 import { DEFAULT_SESSION_ID } from "../src/session/record.ts";
 import { indexStub, sessionStub } from "../src/session/stubs.ts";

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { ApiError, parseJsonBody, payloadTooLarge, validationError } from "../src/api-error.ts";
-import { SIZE_LIMITS } from "../src/json-limits.ts";
-import { randomHex } from "../src/random-id.ts";
-import { readCapped } from "../src/read-body.ts";
+import { SIZE_LIMITS } from "../src/base/json-limits.ts";
+import { randomHex } from "../src/base/random-id.ts";
+import { readCapped } from "../src/base/read-body.ts";
 import { harRecording, HarSchema } from "../src/recording/har.ts";
-import { recordingStub, uploadName } from "../src/recording/source.ts";
+import { recordingStub, uploadName } from "../src/session/recording-stub.ts";
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 

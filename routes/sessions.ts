@@ -1,21 +1,21 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, invalidRequest, issuesFromZod, parseJsonBody, payloadTooLarge, sessionNotFound, validationError, type Issue } from "../src/api-error.ts";
-import { SIZE_LIMITS } from "../src/json-limits.ts";
+import { SIZE_LIMITS } from "../src/base/json-limits.ts";
 import { assertKnownSession } from "../src/access/known-session.tsx";
 import { audit } from "../src/access/audit.ts";
 import { createWithinCap } from "../src/access/session-cap.ts";
-import { randomHex } from "../src/random-id.ts";
-import { readCapped } from "../src/read-body.ts";
+import { randomHex } from "../src/base/random-id.ts";
+import { readCapped } from "../src/base/read-body.ts";
 import { type SessionView } from "../src/session/record.ts";
-import { mcpUrl } from "../src/access/capability-url.ts";
+import { mcpUrl } from "../src/base/capability-url.ts";
 import { decodeCursor, listSessions } from "../src/session/session-list.ts";
 import { indexStub, sessionStub } from "../src/session/stubs.ts";
-import { closest } from "../src/suggest.ts";
-import { publicOrigin } from "../src/public-origin.ts";
+import { closest } from "../src/base/suggest.ts";
+import { publicOrigin } from "../src/base/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 import { proxiedScenario, upstreamOf } from "../src/proxy/config.ts";
-import { recordingStub, replaySource } from "../src/recording/source.ts";
+import { recordingStub, replaySource } from "../src/session/recording-stub.ts";
 
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */

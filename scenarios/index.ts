@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Scenario } from "../src/scenario.ts";
+import type { Scenario } from "../src/mcp/scenario.ts";
 import baseline from "./baseline.ts";
 import httpStatusSequence from "./errors/http-status-sequence.ts";
 import jsonrpcError from "./errors/jsonrpc-error.ts";

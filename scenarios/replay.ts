@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineScenario } from "../src/scenario.ts";
+import { defineScenario } from "../src/mcp/scenario.ts";
 
 /**
  * Answers from a recording instead of a handler (src/recording/): the session's MCP endpoint replays what a recorded

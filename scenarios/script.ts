@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineScenario, type RequestFacts } from "../src/scenario.ts";
+import { defineScenario, type RequestFacts } from "../src/mcp/scenario.ts";
 import { FaultSchema } from "../src/faults/schema.ts";
 
 const MatchSchema = z

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { unstable_readConfig } from "wrangler";
-import { isLoopback } from "../src/access/allowlist.ts";
-import { mcpPath } from "../src/access/capability-url.ts";
+import { isLoopback } from "../src/base/allowlist.ts";
+import { mcpPath } from "../src/base/capability-url.ts";
 
 export interface Settings {
   host: string;

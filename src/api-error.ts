@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { issuesFromZod, parseJsonText } from "./classify/index.ts";
-import { jsonDepth, MAX_JSON_DEPTH, showBytes } from "./json-limits.ts";
+import { jsonDepth, MAX_JSON_DEPTH, showBytes } from "./base/json-limits.ts";
 
 // One formatter of zod issues for every API answer: the classifier's, which /classify and the CLI use too.
 export { issuesFromZod };

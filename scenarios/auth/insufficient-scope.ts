@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { challengeScope } from "../../src/header-safe.ts";
-import { defineScenario } from "../../src/scenario.ts";
+import { challengeScope } from "../../src/base/header-safe.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 import { BASE_TOOLS } from "../../src/mcp/base-tools.ts";
 import { DEFAULT_SCOPE, OAUTH_PARAMS } from "../../src/oauth/settings.ts";
 import { refuseBearer } from "../../src/oauth/refuse.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 import { bearerToken, ChallengeScopeSchema } from "../../src/scenario-kit/auth.ts";
 import { OAUTH_PARAMS } from "../../src/oauth/settings.ts";
 import { refuseBearer } from "../../src/oauth/refuse.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 import { toolsListResult } from "../../src/mcp/dispatch.ts";
-import { ErrorCode, RpcError } from "../../src/mcp/jsonrpc.ts";
+import { ErrorCode, RpcError } from "../../src/wire/jsonrpc.ts";
 import { text, type ToolContext, type ToolDefinition } from "../../src/mcp/tool.ts";
 
 const CHANGED = "catalog-changed";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 import { decodeHeaderValue } from "../../src/mcp/modern-headers.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
 import { refusal } from "../../src/scenario-kit/approval.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { text, type ToolAnnotations, type ToolDefinition } from "../../src/mcp/tool.ts";
 import { RED_PIXEL_PNG, SILENT_WAV } from "./media.ts";
-import { sleep } from "../../src/sleep.ts";
+import { sleep } from "../../src/base/sleep.ts";
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 import { CONTENT_TOOLS } from "./content-tools.ts";
 import { DIAGNOSTIC_TOOLS } from "./diagnostic-tools.ts";
 import { INTERACTION_TOOLS } from "./interaction-tools.ts";

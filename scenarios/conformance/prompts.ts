@@ -1,5 +1,5 @@
 import type { Handler } from "../../src/mcp/dispatch.ts";
-import { ErrorCode, RpcError } from "../../src/mcp/jsonrpc.ts";
+import { ErrorCode, RpcError } from "../../src/wire/jsonrpc.ts";
 import { RED_PIXEL_PNG } from "./media.ts";
 import { ask } from "./mrtr-tools.ts";
 import { TEMPLATE_IDS } from "./resources.ts";

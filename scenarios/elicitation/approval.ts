@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 import { ApprovalToolsSchema, approvalRequest, askRounds, wrapBaseTools } from "../../src/scenario-kit/approval.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
 

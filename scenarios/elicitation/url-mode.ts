@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
-import { ErrorCode, RpcError } from "../../src/mcp/jsonrpc.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
+import { ErrorCode, RpcError } from "../../src/wire/jsonrpc.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
 import { ApprovalToolsSchema, approvalRequest, askRounds, refusal, wrapBaseTools } from "../../src/scenario-kit/approval.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RetryAfterSchema } from "../../src/faults/schema.ts";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 
 export default defineScenario({
   id: "errors.http_status_sequence",

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
-import { injectedErrorMessage } from "../../src/mcp/jsonrpc.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
+import { injectedErrorMessage } from "../../src/wire/jsonrpc.ts";
 
 export default defineScenario({
   id: "errors.jsonrpc_error",

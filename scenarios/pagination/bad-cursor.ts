@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 import { toolsListResult } from "../../src/mcp/dispatch.ts";
-import { ErrorCode, RpcError } from "../../src/mcp/jsonrpc.ts";
+import { ErrorCode, RpcError } from "../../src/wire/jsonrpc.ts";
 
 const CursorSchema = z.object({ o: z.number().int().min(0), x: z.literal(1).optional() });
 type Cursor = z.infer<typeof CursorSchema>;

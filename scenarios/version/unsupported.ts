@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 
 export default defineScenario({
   id: "version.unsupported",

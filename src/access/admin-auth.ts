@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { unauthorized } from "./auth-refusal.tsx";
 import { changesState } from "./paths.ts";
 import { refusal } from "./refusal.ts";
-import { callerOf, tokensEnabled, type TokenVars } from "./roles.ts";
+import { callerOf, tokensEnabled, type TokenVars } from "../base/roles.ts";
 import { reachedBeyondLoopback, tokenRequired } from "./token-required.tsx";
 
 /**

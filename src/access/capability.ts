@@ -3,40 +3,12 @@
  * before any Durable Object or the index is touched.
  */
 
-import { REDACTED } from "../journal/redact.ts";
-import { DEFAULT_SESSION_ID } from "../session/record.ts";
-import { decodedSegment } from "./paths.ts";
+import { parseMcpPath } from "../base/mcp-path.ts";
 import { refusal } from "./refusal.ts";
-import { capabilitiesEnabled, capabilitySecret } from "./capability-url.ts";
-import { secretsEqual } from "./secret-compare.ts";
+import { capabilitiesEnabled, capabilitySecret } from "../base/capability-url.ts";
+import { secretsEqual } from "../base/secret-compare.ts";
 
-/** An MCP path taken apart: the session it names and the secret it carries, if any. */
-export interface McpTarget {
-  id: string;
-  secret: string | undefined;
-}
 
-/**
- * `/mcp` (the default session), `/s/{id}/mcp` or `/s/{id}.{secret}/mcp`; undefined for any other path. Session ids
- * are [a-z0-9-] and the secret is base64url, so the first "." is where the secret starts.
- */
-export function parseMcpPath(path: string): McpTarget | undefined {
-  if (path === "/mcp") return { id: DEFAULT_SESSION_ID, secret: undefined };
-  const segment = path.match(/^\/s\/([^/]+)\/mcp$/)?.[1];
-  if (segment === undefined) return undefined;
-  const text = decodedSegment(segment);
-  const dot = text.indexOf(".");
-  return dot < 0 ? { id: text, secret: undefined } : { id: text.slice(0, dot), secret: text.slice(dot + 1) };
-}
-
-/**
- * An MCP path as the journal keeps it: the secret replaced by the redaction marker, so a journal, its exports and
- * whoever reads them do not hold a working URL. Other paths are returned as they are.
- */
-export function redactCapability(path: string): string {
-  const target = parseMcpPath(path);
-  return target?.secret === undefined ? path : `/s/${encodeURIComponent(target.id)}.${REDACTED}/mcp`;
-}
 
 const NOT_FOUND =
   "Session not found: this MCP URL names no session. On this server (FAULTLINE_ADMIN_TOKEN is set) a session's MCP URL is /s/{id}.{secret}/mcp, exactly as the API and the dashboard show it";

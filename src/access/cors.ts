@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { isAllowedOrigin, type AccessVars } from "./allowlist.ts";
+import { isAllowedOrigin, type AccessVars } from "../base/allowlist.ts";
 import { isMcpPath } from "./paths.ts";
 
 /** The request headers an MCP client sends (transports, 2025-06-18 to 2026-07-28), lower-cased. */

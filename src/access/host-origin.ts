@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { refusedHost, refusedOrigin, type AccessVars } from "./allowlist.ts";
+import { refusedHost, refusedOrigin, type AccessVars } from "../base/allowlist.ts";
 import { changesState, isMcpPath } from "./paths.ts";
 import { refusal } from "./refusal.ts";
 

@@ -1,14 +1,15 @@
 import type { MiddlewareHandler } from "hono";
 import { sessionNotFound } from "../api-error.ts";
 import { NotFoundPage } from "../dashboard/layout.tsx";
-import { ErrorCode, errorMessage } from "../mcp/jsonrpc.ts";
-import { jsonResponse } from "../mcp/wire.ts";
+import { ErrorCode, errorMessage } from "../wire/jsonrpc.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { SECURITY_HEADERS } from "../dashboard/security.ts";
 import { DEFAULT_SESSION_ID } from "../session/record.ts";
 import { indexStub } from "../session/stubs.ts";
 import { decodedSegment } from "./paths.ts";
-import { capabilityRefusal, parseMcpPath } from "./capability.ts";
-import { capabilitiesEnabled } from "./capability-url.ts";
+import { capabilityRefusal } from "./capability.ts";
+import { parseMcpPath } from "../base/mcp-path.ts";
+import { capabilitiesEnabled } from "../base/capability-url.ts";
 
 /** The session id a path addresses, and which surface it is on; undefined for paths that address no one session. */
 export function sessionOfPath(path: string): { id: string; surface: "api" | "mcp" | "page" } | undefined {

@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { LoginPage } from "../dashboard/login-page.tsx";
 import { securityHeaders } from "../dashboard/security.ts";
-import { readCapped } from "../read-body.ts";
+import { readCapped } from "../base/read-body.ts";
 import { refusal } from "./refusal.ts";
-import { LOGIN_COOKIE, loginCookieValue, roleOfToken, tokensEnabled, type TokenVars } from "./roles.ts";
+import { LOGIN_COOKIE, loginCookieValue, roleOfToken, tokensEnabled, type TokenVars } from "../base/roles.ts";
 
 /** A token fits in far less; a bigger form is refused unread. */
 const MAX_LOGIN_BODY_BYTES = 4096;

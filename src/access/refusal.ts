@@ -1,5 +1,5 @@
-import { ErrorCode, errorMessage } from "../mcp/jsonrpc.ts";
-import { jsonResponse } from "../mcp/wire.ts";
+import { ErrorCode, errorMessage } from "../wire/jsonrpc.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { isMcpPath } from "./paths.ts";
 
 /**

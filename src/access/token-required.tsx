@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { Layout } from "../dashboard/layout.tsx";
 import { SECURITY_HEADERS } from "../dashboard/security.ts";
-import { isLoopback } from "./allowlist.ts";
+import { isLoopback } from "../base/allowlist.ts";
 import { refusal } from "./refusal.ts";
 
 /**

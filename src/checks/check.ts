@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RetryOriginSchema } from "./retry-origin.ts";
+import { RetryOriginSchema } from "../journal/retry-origin.ts";
 
 export const CheckStatusSchema = z.enum(["pass", "fail", "warning", "info"]);
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;

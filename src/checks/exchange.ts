@@ -2,8 +2,8 @@ import { isRecord, show } from "../classify/index.ts";
 import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
 import type { RetrySeen } from "./check.ts";
-import { clientKey, ORIGIN_READING, type RetryOrigin, retryOrigin } from "./retry-origin.ts";
-import { comparableParams, type SlimEntry } from "./slim.ts";
+import { clientKey, ORIGIN_READING, type RetryOrigin, retryOrigin } from "../journal/retry-origin.ts";
+import { comparableParams, type SlimEntry } from "../journal/slim.ts";
 
 type Json = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import { reinitializeChecks } from "./reinitialize.ts";
 import { renegotiateChecks } from "./renegotiate.ts";
 import { replayChecks } from "./replay.ts";
 import { retryChecks } from "./retries.ts";
-import type { SlimEntry } from "./slim.ts";
+import type { SlimEntry } from "../journal/slim.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
 
 export { CheckSchema, CheckStatusSchema } from "./check.ts";

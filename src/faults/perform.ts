@@ -1,12 +1,12 @@
 import type { BodyKind, Fault } from "./schema.ts";
-import type { Deadline } from "../mcp/deadline.ts";
-import { ErrorCode, errorMessage, injectedErrorMessage, type RequestId } from "../mcp/jsonrpc.ts";
-import { withResultType, withServerInfo } from "../mcp/result-shape.ts";
-import { openStream, primingEvent, sseComment, sseEvent, SSE_HEADERS, type StreamWriter } from "../mcp/sse.ts";
-import type { Era } from "../mcp/versions.ts";
-import { JSON_HEADERS, jsonResponse } from "../mcp/wire.ts";
-import { sleep } from "../sleep.ts";
-import { resourceMetadataUrl } from "../oauth/mount.ts";
+import type { Deadline } from "../wire/deadline.ts";
+import { ErrorCode, errorMessage, injectedErrorMessage, type RequestId } from "../wire/jsonrpc.ts";
+import { withResultType, withServerInfo } from "../wire/result-shape.ts";
+import { openStream, primingEvent, sseComment, sseEvent, SSE_HEADERS, type StreamWriter } from "../wire/sse.ts";
+import type { Era } from "../wire/versions.ts";
+import { JSON_HEADERS, jsonResponse } from "../wire/response.ts";
+import { sleep } from "../base/sleep.ts";
+import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
 
 type Message = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { challengeParam, challengeScope, headerValue } from "../header-safe.ts";
-import { LEGACY_VERSIONS, MODERN_VERSION } from "../mcp/versions.ts";
+import { challengeParam, challengeScope, headerValue } from "../base/header-safe.ts";
+import { LEGACY_VERSIONS, MODERN_VERSION } from "../wire/versions.ts";
 
 export const RetryAfterSchema = z
   .union([z.number().int().nonnegative(), headerValue()])

@@ -1,14 +1,9 @@
 import { z } from "zod";
 import { VerdictSchema } from "../classify/index.ts";
-import { RetryOriginSchema } from "../checks/retry-origin.ts";
+import { RetryOriginSchema } from "./retry-origin.ts";
+import { EffectsSchema } from "../mcp/facts.ts";
 
-/**
- * Whether a tools/call's tool ran, from what the server did: "none" when a transport fault or a rejection answered
- * before the handler, "ran" when the handler ran and returned, "possible" when it was cut mid-handler (or an
- * injected tool error stands for a tool that reported its own failure). Entries written before it lack it.
- */
-export const EffectsSchema = z.enum(["none", "possible", "ran"]);
-export type Effects = z.infer<typeof EffectsSchema>;
+export { EffectsSchema, type Effects } from "../mcp/facts.ts";
 
 /** A captured body: text up to the cap, with a visible marker when it was cut. */
 export const CapturedBodySchema = z.object({
@@ -50,6 +45,9 @@ export const ProxiedEntrySchema = z.object({
   tool: z.object({ name: z.string(), annotations: z.record(z.string(), z.unknown()).optional() }).optional(),
 });
 export type ProxiedEntry = z.infer<typeof ProxiedEntrySchema>;
+
+/** What an upstream answer source hands the journal for one exchange: its side, and the upstream's body when kept. */
+export type UpstreamSide = { entry: ProxiedEntry; body?: { text: string; bytes: number } };
 
 /** One exchange on a session's MCP endpoint, as journalled. */
 export const JournalEntrySchema = z.object({

@@ -1,5 +1,5 @@
 import type { JournalEntry } from "./entry.ts";
-import { SERVER_INFO } from "../mcp/versions.ts";
+import { SERVER_INFO } from "../wire/versions.ts";
 
 const toPairs = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }));
 

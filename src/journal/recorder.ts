@@ -2,10 +2,10 @@ import { classify, parseSse } from "../classify/index.ts";
 import type { Verdict } from "../classify/index.ts";
 import type { Facts, Handled } from "../mcp/facts.ts";
 import { capture, cut, drain, utf8Length } from "./capture.ts";
-import { bodyText } from "../mcp/wire.ts";
-import type { JournalEntry, NewJournalEntry, ProxiedEntry } from "./entry.ts";
+import { bodyText } from "../wire/response.ts";
+import type { JournalEntry, NewJournalEntry, ProxiedEntry, UpstreamSide } from "./entry.ts";
 import { headerRecord, redactHeaders } from "./redact.ts";
-import { redactCapability } from "../access/capability.ts";
+import { redactCapability } from "./redact.ts";
 
 export interface RecorderOptions {
   started: number;
@@ -23,7 +23,7 @@ export interface RecorderOptions {
  * Returns the response to send, and journals the exchange once the response body has been sent in full:
  * the body is teed, so the client sees every byte exactly when it would have without the journal.
  */
-export function journalled(request: Request, handled: Handled, options: RecorderOptions): Response {
+export function journalled(request: Request, handled: Handled<UpstreamSide>, options: RecorderOptions): Response {
   const response = handled.response;
   // A body made from a string (bodyText) is sent as it is and journalled from that string; only a streamed body is
   // teed, so the journal reads what the client was sent, as it was sent.

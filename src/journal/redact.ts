@@ -1,3 +1,4 @@
+import { parseMcpPath } from "../base/mcp-path.ts";
 /**
  * Redaction of what the journal stores: header values, JSON body fields with secret-like names, and values that look
  * like credentials wherever they appear. Pure. The protocol's own fields (requestState, cursor, Mcp-Session-Id,
@@ -166,4 +167,13 @@ export function headerRecord(headers: Headers, keepClientIp = false): Record<str
     out[lower] = value;
   });
   return out;
+}
+
+/**
+ * An MCP path as the journal keeps it: the secret replaced by the redaction marker, so a journal, its exports and
+ * whoever reads them do not hold a working URL. Other paths are returned as they are.
+ */
+export function redactCapability(path: string): string {
+  const target = parseMcpPath(path);
+  return target?.secret === undefined ? path : `/s/${encodeURIComponent(target.id)}.${REDACTED}/mcp`;
 }

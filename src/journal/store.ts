@@ -1,5 +1,5 @@
-import { clientKey, retryOrigin, type WireAttempt } from "../checks/retry-origin.ts";
-import { callDigests, type SlimEntry, slimEntry } from "../checks/slim.ts";
+import { clientKey, retryOrigin, type WireAttempt } from "./retry-origin.ts";
+import { callDigests, type SlimEntry, slimEntry } from "./slim.ts";
 import { OUTCOMES, type Outcome } from "../classify/index.ts";
 import type { JournalEntry, NewJournalEntry } from "./entry.ts";
 import { type RedactOptions, redactHeaders, redactText } from "./redact.ts";

@@ -1,12 +1,12 @@
 import type { Answer } from "../faults/perform.ts";
-import type { Effects } from "../journal/entry.ts";
+import type { Effects } from "./facts.ts";
 import { InputRequired, resolveHandler, type DispatchContext } from "./dispatch.ts";
 import type { MessageFacts } from "./facts.ts";
 import { checkInputResponses, elicitRequest, legacyAsk, legacyElicit, ModernInputs, usableResponses, type CarriedClaims, type InputRequest } from "./inputs.ts";
-import { ErrorCode, errorMessage, resultMessage, RpcError, type RequestId } from "./jsonrpc.ts";
+import { ErrorCode, errorMessage, resultMessage, RpcError, type RequestId } from "../wire/jsonrpc.ts";
 import { logThreshold, progressTokenOf } from "./notifications.ts";
 import { paramsDigest, signState, verifyState } from "./request-state.ts";
-import { shapeResult } from "./result-shape.ts";
+import { shapeResult } from "../wire/result-shape.ts";
 import type { ActiveScenario, SessionRuntime } from "./runtime.ts";
 import { LOG_LEVELS, type ElicitResult, type RootsResult, type SampleResult, type ToolDefinition } from "./tool.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ErrorCode, RpcError } from "./jsonrpc.ts";
+import { ErrorCode, RpcError } from "../wire/jsonrpc.ts";
 import { LOG_LEVELS, type LogLevel, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.ts";
-import { META, SERVER_INFO, SERVER_INSTRUCTIONS, SUPPORTED_VERSIONS } from "./versions.ts";
+import { META, SERVER_INFO, SERVER_INSTRUCTIONS, SUPPORTED_VERSIONS } from "../wire/versions.ts";
 
 export type Handler = (params: Record<string, unknown>, ctx: DispatchContext) => Promise<Record<string, unknown>>;
 

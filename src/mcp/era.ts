@@ -1,4 +1,4 @@
-import { isLegacyVersion, META, type Era } from "./versions.ts";
+import { isLegacyVersion, META, type Era } from "../wire/versions.ts";
 
 /**
  * A request with 2026-07-28 `_meta` (or modern headers) is served statelessly; `initialize` and a session id

@@ -1,10 +1,18 @@
+import { z } from "zod";
 import type { Decision } from "../faults/schema.ts";
-import type { Effects, ProxiedEntry } from "../journal/entry.ts";
-import type { RequestFacts } from "../scenario.ts";
-import type { Deadline } from "./deadline.ts";
-import { isRecord, type IncomingMessage, type RequestId } from "./jsonrpc.ts";
+import type { RequestFacts } from "./scenario.ts";
+import type { Deadline } from "../wire/deadline.ts";
+import { isRecord, type IncomingMessage, type RequestId } from "../wire/jsonrpc.ts";
 import type { McpSessionRow } from "./runtime.ts";
-import { META, type Era } from "./versions.ts";
+import { META, type Era } from "../wire/versions.ts";
+
+/**
+ * Whether a tools/call's tool ran, from what the server did: "none" when a transport fault or a rejection answered
+ * before the handler, "ran" when the handler ran and returned, "possible" when it was cut mid-handler (or an
+ * injected tool error stands for a tool that reported its own failure). Entries written before it lack it.
+ */
+export const EffectsSchema = z.enum(["none", "possible", "ran"]);
+export type Effects = z.infer<typeof EffectsSchema>;
 
 /** How the journal names the JSON-RPC side of an exchange. */
 export interface RpcSummary {
@@ -49,15 +57,15 @@ export interface MessageFacts {
 }
 
 /** What happened, for the journal: the facts read once, the fault chosen, and whether the deadline cut the response. */
-export interface Handled {
+export interface Handled<Trace = unknown> {
   response: Response;
   facts?: Facts;
   decision?: Decision;
   deadline?: Deadline;
   /** tools/call only: whether the tool ran, read when the exchange is journalled (after its body ended). */
   effects?: () => Effects;
-  /** Proxy mode: the upstream's side, read when the exchange is journalled (src/proxy/journal.ts). */
-  proxied?: () => Promise<{ entry: ProxiedEntry; body?: { text: string; bytes: number } }>;
+  /** The answer source's own account of the exchange (an upstream's side: src/proxy/journal.ts), read when it is journalled. */
+  proxied?: () => Promise<Trace>;
 }
 
 /** The journal's summary of a parsed body; a body that is not a valid message is still described as far as it goes. */

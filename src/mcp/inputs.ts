@@ -1,5 +1,5 @@
 import { InputRequired } from "./dispatch.ts";
-import { ErrorCode, isRecord, RpcError } from "./jsonrpc.ts";
+import { ErrorCode, isRecord, RpcError } from "../wire/jsonrpc.ts";
 import type { StateClaims } from "./request-state.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import type { ElicitParams, ElicitResult } from "./tool.ts";

@@ -1,8 +1,8 @@
-import { isRecord, resultMessage, type RequestId } from "./jsonrpc.ts";
-import type { Deadline } from "./deadline.ts";
+import { isRecord, resultMessage, type RequestId } from "../wire/jsonrpc.ts";
+import type { Deadline } from "../wire/deadline.ts";
 import type { ListChange, SessionRuntime } from "./runtime.ts";
-import { openStream, sseComment, sseEvent, SSE_HEADERS } from "./sse.ts";
-import { META, SERVER_INFO } from "./versions.ts";
+import { openStream, sseComment, sseEvent, SSE_HEADERS } from "../wire/sse.ts";
+import { META, SERVER_INFO } from "../wire/versions.ts";
 
 /** Tags every notification on a subscriptions/listen stream, and its closing result (2026-07-28). */
 export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ErrorCode, RpcError } from "./jsonrpc.ts";
-import { META, MODERN_VERSION, SUPPORTED_VERSIONS } from "./versions.ts";
+import { ErrorCode, RpcError } from "../wire/jsonrpc.ts";
+import { META, MODERN_VERSION, SUPPORTED_VERSIONS } from "../wire/versions.ts";
 
 /** The per-request metadata every 2026-07-28 request carries in params._meta. */
 export const ModernMetaSchema = z.object({

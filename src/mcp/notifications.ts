@@ -1,5 +1,5 @@
 import { LOG_LEVELS, type LogLevel } from "./tool.ts";
-import { META, type Era } from "./versions.ts";
+import { META, type Era } from "../wire/versions.ts";
 
 /**
  * The level below which notifications/message is not sent. Legacy eras: the level set with logging/setLevel on the

@@ -26,17 +26,17 @@ import { perform, type PerformInput } from "../faults/perform.ts";
 import { proxyMcp } from "../proxy/handle.ts";
 import { handlerAnswer } from "./answer.ts";
 import { BASE_TOOLS } from "./base-tools.ts";
-import type { Effects } from "../journal/entry.ts";
-import type { Deadline } from "./deadline.ts";
+import type { Effects } from "./facts.ts";
+import type { Deadline } from "../wire/deadline.ts";
 import type { Facts, Handled, MessageFacts } from "./facts.ts";
-import { ErrorCode, errorMessage, resultMessage, type RpcError } from "./jsonrpc.ts";
+import { ErrorCode, errorMessage, resultMessage, type RpcError } from "../wire/jsonrpc.ts";
 import { listenResponse, SUBSCRIPTION_ID } from "./listen.ts";
 import { lowerHeaders, readPost } from "./read.ts";
 import type { ActiveScenario, SessionRuntime } from "./runtime.ts";
 import type { ReplayAnswers } from "../recording/replay.ts";
-import { SSE_HEADERS, sseEvent } from "./sse.ts";
+import { SSE_HEADERS, sseEvent } from "../wire/sse.ts";
 import type { ToolDefinition } from "./tool.ts";
-import { jsonResponse } from "./wire.ts";
+import { jsonResponse } from "../wire/response.ts";
 
 /**
  * Serves one HTTP request on a session's MCP endpoint, in either era. `origin` starts the URLs the answer names (the

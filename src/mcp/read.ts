@@ -1,16 +1,16 @@
-import { parseJsonLimited, showBytes, SIZE_LIMITS } from "../json-limits.ts";
-import { readCapped } from "../read-body.ts";
-import { randomHex } from "../random-id.ts";
-import type { RequestFacts } from "../scenario.ts";
+import { parseJsonLimited, showBytes, SIZE_LIMITS } from "../base/json-limits.ts";
+import { readCapped } from "../base/read-body.ts";
+import { randomHex } from "../base/random-id.ts";
+import type { RequestFacts } from "./scenario.ts";
 import { isLegacyHeader, detectEra } from "./era.ts";
 import { clientInfoOf, rpcOf, type Facts, type MessageFacts } from "./facts.ts";
-import { ErrorCode, errorMessage, readMessage, RpcError, type IncomingMessage } from "./jsonrpc.ts";
+import { ErrorCode, errorMessage, readMessage, RpcError, type IncomingMessage } from "../wire/jsonrpc.ts";
 import { readModernMeta, validateModern } from "./modern-headers.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import { inputSchemaOf } from "./dispatch.ts";
 import type { ToolDefinition } from "./tool.ts";
-import { isLegacyVersion, LEGACY_VERSIONS, META, MODERN_VERSION, type Era } from "./versions.ts";
-import { jsonResponse } from "./wire.ts";
+import { isLegacyVersion, LEGACY_VERSIONS, META, MODERN_VERSION, type Era } from "../wire/versions.ts";
+import { jsonResponse } from "../wire/response.ts";
 
 /**
  * Stage 1 of the pipeline: reads a POST once into facts. A body that is not one JSON-RPC message is answered here

@@ -1,7 +1,7 @@
 import type { UpstreamConfig } from "../proxy/config.ts";
-import type { BearerFacts } from "../oauth/bearer-facts.ts";
-import type { Scenario } from "../scenario.ts";
-import type { RequestId } from "./jsonrpc.ts";
+import type { BearerFacts } from "./bearer-facts.ts";
+import type { Scenario } from "./scenario.ts";
+import type { RequestId } from "../wire/jsonrpc.ts";
 import type { LogLevel } from "./tool.ts";
 
 export interface McpSessionRow {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Era } from "./versions.ts";
+import type { Era } from "../wire/versions.ts";
 
 export interface ToolAnnotations {
   title?: string;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { AccessVars } from "../access/allowlist.ts";
-import { jsonResponse } from "../mcp/wire.ts";
+import type { AccessVars } from "../base/allowlist.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { clientIdProblem, fetchClientDocument, isUrlClientId } from "./client-id.ts";
 import { issuerOf, type Mount, resourceOf } from "./mount.ts";
 import { DEFAULT_SCOPE, type OAuthSettings } from "./settings.ts";

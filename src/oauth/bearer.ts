@@ -1,5 +1,5 @@
 import { bearerToken } from "../scenario-kit/auth.ts";
-import type { BearerFacts } from "./bearer-facts.ts";
+import type { BearerFacts } from "../mcp/bearer-facts.ts";
 import type { OAuthStore } from "./store.ts";
 
 /** The facts of the request's bearer token, or undefined when it carries none. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isAllowedOrigin, isLoopback, type AccessVars } from "../access/allowlist.ts";
-import { readCapped } from "../read-body.ts";
+import { isAllowedOrigin, isLoopback, type AccessVars } from "../base/allowlist.ts";
+import { readCapped } from "../base/read-body.ts";
 import type { ClientRow } from "./records.ts";
 import { firstIssue } from "./wire.ts";
 

@@ -17,9 +17,6 @@ export const resourceOf = (m: Mount): string => `${m.origin}${m.prefix}/mcp`;
 /** The session's authorization server issuer identifier (RFC 8414 §2). */
 export const issuerOf = (m: Mount): string => `${m.origin}${m.prefix}/oauth`;
 
-/** RFC 9728 §3.1: the well-known URI of the resource at `path`, inserted between the host and the path. */
-export const resourceMetadataUrl = (origin: string, path: string): string => `${origin}/.well-known/oauth-protected-resource${path}`;
-
 /** The mount of an MCP request's URL path (`/mcp` or `/s/{seg}/mcp`); undefined for any other path. */
 export function mountOfMcpPath(origin: string, path: string): Mount | undefined {
   if (path === "/mcp") return { origin, prefix: "" };

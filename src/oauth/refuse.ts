@@ -1,5 +1,5 @@
 import type { Decision } from "../faults/schema.ts";
-import type { BearerFacts } from "./bearer-facts.ts";
+import type { BearerFacts } from "../mcp/bearer-facts.ts";
 
 /**
  * The 401 a builtin-mode auth scenario answers before its own rule: no token (a challenge without an error code,

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isLoopback } from "../access/allowlist.ts";
-import { jsonResponse } from "../mcp/wire.ts";
+import { isLoopback } from "../base/allowlist.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { RedirectUriSchema } from "./client-id.ts";
 import { type OAuthStore, secret } from "./store.ts";
 import { firstIssue, NO_STORE, oauthError } from "./wire.ts";

@@ -1,6 +1,6 @@
-import type { AccessVars } from "../access/allowlist.ts";
-import { jsonResponse } from "../mcp/wire.ts";
-import { readCapped } from "../read-body.ts";
+import type { AccessVars } from "../base/allowlist.ts";
+import { jsonResponse } from "../wire/response.ts";
+import { readCapped } from "../base/read-body.ts";
 import { authorize } from "./authorize.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
 import type { Mount } from "./mount.ts";

@@ -1,11 +1,13 @@
-import { publicOrigin } from "../public-origin.ts";
-import type { SessionRecord } from "../session/record.ts";
-import type { BearerFacts } from "./bearer-facts.ts";
+import { publicOrigin } from "../base/public-origin.ts";
+import type { BearerFacts } from "../mcp/bearer-facts.ts";
 import { bearerFacts } from "./bearer.ts";
 import { mountOfMcpPath, resourceOf } from "./mount.ts";
 import { type OAuthEndpoint, serveOAuth } from "./server.ts";
 import { oauthSettings } from "./settings.ts";
 import { type GrantEvent, OAuthStore } from "./store.ts";
+
+/** What of a session record its authorization server reads. */
+type SessionRecord = { scenario: string; params: Record<string, unknown> };
 
 type Vars = { FAULTLINE_PUBLIC_URL?: string; ALLOWED_ORIGINS?: string; ALLOWED_HOSTS?: string };
 

@@ -1,4 +1,4 @@
-import { hmacHex } from "../checks/digest.ts";
+import { hmacHex } from "../base/digest.ts";
 import type { ClientRow, GrantEvent } from "./records.ts";
 
 export type { ClientRow, GrantEvent };

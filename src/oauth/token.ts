@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonResponse } from "../mcp/wire.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { type Mount, resourceOf } from "./mount.ts";
 import type { OAuthSettings } from "./settings.ts";
 import { type OAuthStore, secret } from "./store.ts";

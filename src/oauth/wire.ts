@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonResponse } from "../mcp/wire.ts";
+import { jsonResponse } from "../wire/response.ts";
 
 /** The error codes of RFC 6749 §4.1.2.1 and §5.2, RFC 7591 §3.2.2 and RFC 8707 §2 that this server answers with. */
 export type OAuthErrorCode =

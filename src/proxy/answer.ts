@@ -1,8 +1,8 @@
 import type { PerformInput } from "../faults/perform.ts";
-import type { Deadline } from "../mcp/deadline.ts";
-import { parseJsonLimited } from "../json-limits.ts";
-import { ErrorCode, errorMessage, isRecord, type RequestId } from "../mcp/jsonrpc.ts";
-import { jsonResponse } from "../mcp/wire.ts";
+import type { Deadline } from "../wire/deadline.ts";
+import { parseJsonLimited } from "../base/json-limits.ts";
+import { ErrorCode, errorMessage, isRecord, type RequestId } from "../wire/jsonrpc.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { clientResponseHeaders } from "./forward.ts";
 import type { UpstreamTrace } from "./journal.ts";
 import { sseMessages } from "./sse-reader.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { invalidRequest } from "../api-error.ts";
-import { isLoopback } from "../access/allowlist.ts";
+import { isLoopback } from "../base/allowlist.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { proxyRefusal } from "./support.ts";
 

@@ -1,4 +1,4 @@
-import type { Deadline } from "../mcp/deadline.ts";
+import type { Deadline } from "../wire/deadline.ts";
 import type { UpstreamConfig } from "./config.ts";
 
 /**

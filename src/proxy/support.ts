@@ -1,4 +1,4 @@
-import type { Scenario } from "../scenario.ts";
+import type { Scenario } from "../mcp/scenario.ts";
 
 /**
  * Why a scenario cannot run in front of an upstream, or undefined when it can. Every fault kind can (each is `replace`

@@ -1,6 +1,6 @@
-import { Deadline } from "../mcp/deadline.ts";
+import { Deadline } from "../wire/deadline.ts";
 import type { MessageFacts } from "../mcp/facts.ts";
-import { isRecord } from "../mcp/jsonrpc.ts";
+import { isRecord } from "../wire/jsonrpc.ts";
 import type { SessionRuntime } from "../mcp/runtime.ts";
 import { upstreamAnswer } from "./answer.ts";
 import type { UpstreamConfig } from "./config.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EffectsSchema } from "../journal/entry.ts";
+import { EffectsSchema } from "../mcp/facts.ts";
 
 /** The id of the scenario that answers from a recording (scenarios/replay.ts). */
 export const REPLAY_SCENARIO = "replay";

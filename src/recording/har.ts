@@ -3,7 +3,7 @@ import { TRUNCATION_MARKER } from "../journal/entry.ts";
 import { REDACTED } from "../journal/redact.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
 import { rpcOf } from "../mcp/facts.ts";
-import { isRecord } from "../mcp/jsonrpc.ts";
+import { isRecord } from "../wire/jsonrpc.ts";
 import { RECORDING_LIMITS, type RecordedEvent, type RecordedExchange, type Recording } from "./exchange.ts";
 import { keyBytes, matchKey, newRecordingKey, parseJson } from "./match.ts";
 

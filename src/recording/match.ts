@@ -1,7 +1,7 @@
-import { hmacHex } from "../checks/digest.ts";
+import { hmacHex } from "../base/digest.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
-import { isRecord } from "../mcp/jsonrpc.ts";
-import { randomHex } from "../random-id.ts";
+import { isRecord } from "../wire/jsonrpc.ts";
+import { randomHex } from "../base/random-id.ts";
 import type { MatchKey } from "./exchange.ts";
 
 /** A new key for a recording's match digests, as hex. */

@@ -1,4 +1,4 @@
-import type { Effects } from "../journal/entry.ts";
+import type { Effects } from "../mcp/facts.ts";
 import { headerRecord, redactHeaders, redactText, type RedactOptions } from "../journal/redact.ts";
 import type { Handled } from "../mcp/facts.ts";
 import { rpcOf } from "../mcp/facts.ts";

@@ -1,12 +1,12 @@
-import type { Effects } from "../journal/entry.ts";
+import type { Effects } from "../mcp/facts.ts";
 import type { Decision, Fault } from "../faults/schema.ts";
 import { perform, type PerformInput } from "../faults/perform.ts";
 import type { MessageFacts } from "../mcp/facts.ts";
-import { ErrorCode, errorMessage, isRecord } from "../mcp/jsonrpc.ts";
+import { ErrorCode, errorMessage, isRecord } from "../wire/jsonrpc.ts";
 import type { SessionRuntime } from "../mcp/runtime.ts";
-import { openStream } from "../mcp/sse.ts";
-import { randomHex } from "../random-id.ts";
-import { sleep } from "../sleep.ts";
+import { openStream } from "../wire/sse.ts";
+import { randomHex } from "../base/random-id.ts";
+import { sleep } from "../base/sleep.ts";
 import { matchKey, parseJson } from "./match.ts";
 import { rewriteJsonText, rewriteMessage, rewriteSseText, sseMessages, type Rewrite } from "./rewrite.ts";
 import type { MatchKey, RecordedExchange } from "./exchange.ts";

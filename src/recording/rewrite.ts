@@ -1,4 +1,4 @@
-import { isRecord, type RequestId } from "../mcp/jsonrpc.ts";
+import { isRecord, type RequestId } from "../wire/jsonrpc.ts";
 import { parseJson } from "./match.ts";
 
 /**

@@ -1,8 +1,10 @@
 import { findScenario } from "../../scenarios/index.ts";
 import type { ActiveScenario } from "../mcp/runtime.ts";
-import type { SessionRecord } from "../session/record.ts";
 import { REPLAY_SCENARIO } from "./exchange.ts";
 import { replayAnswers, type ReplayAnswers, type ReplayStore } from "./replay.ts";
+
+/** What of a session record a replay reads. */
+type SessionRecord = { scenario: string; faults?: { scenario: string; params: Record<string, unknown> } };
 
 /**
  * What a session runs: its scenario; for a replay session, its fault scenario (none without `faults`) deciding, and

@@ -1,4 +1,4 @@
-import { challengeScope } from "../header-safe.ts";
+import { challengeScope } from "../base/header-safe.ts";
 
 /**
  * The token of an `Authorization: Bearer <token>` header. The scheme is case-insensitive (RFC 9110 §11.1); any

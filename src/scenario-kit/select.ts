@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Fault } from "../faults/schema.ts";
-import type { Counters, DecideInput, Layer, RequestFacts, Scenario } from "../scenario.ts";
+import type { Counters, DecideInput, Layer, RequestFacts, Scenario } from "../mcp/scenario.ts";
 
 /** Params that pick the requests a fault applies to; a scenario may override any of them by name. */
 export const SelectionShape = {

@@ -1,6 +1,6 @@
 import type { ListChange, McpSessionRow, RequestCounts, SessionRuntime } from "../mcp/runtime.ts";
 import { importKey } from "../mcp/request-state.ts";
-import type { RequestId } from "../mcp/jsonrpc.ts";
+import type { RequestId } from "../wire/jsonrpc.ts";
 import type { LogLevel } from "../mcp/tool.ts";
 
 type SqlValue = ArrayBuffer | string | number | null;

@@ -21,7 +21,8 @@ export interface SessionView extends SessionRecord {
   mcpSessions: number;
 }
 
-export const DEFAULT_SESSION_ID = "default";
+export { DEFAULT_SESSION_ID } from "../base/mcp-path.ts";
+import { DEFAULT_SESSION_ID } from "../base/mcp-path.ts";
 
 /** The `default` session runs baseline; its Durable Object creates it on its first MCP request (see SessionObject.fetch). */
 export function defaultSessionRecord(): SessionRecord {

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { migrateStorage } from "./storage-format.ts";
-import type { AuditEntry, AuditLine } from "../access/audit-line.ts";
+import type { AuditEntry, AuditLine } from "../base/audit-line.ts";
 
 export interface IndexEntry {
   id: string;

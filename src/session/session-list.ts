@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { indexStub } from "./index-stub.ts";
-import { mcpUrl } from "../access/capability-url.ts";
+import { mcpUrl } from "../base/capability-url.ts";
 
 /** Where a page of the session list ends: the last entry's creation time and id, base64url JSON, opaque to callers. */
 const CursorSchema = z.tuple([z.string(), z.string()]);

@@ -1,28 +1,29 @@
 import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
 import { migrateStorage } from "./storage-format.ts";
-import { publicOrigin } from "../public-origin.ts";
+import { publicOrigin } from "../base/public-origin.ts";
 import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
-import type { JournalEntry } from "../journal/entry.ts";
+import type { JournalEntry, UpstreamSide } from "../journal/entry.ts";
+import type { Handled } from "../mcp/facts.ts";
 import { journalled } from "../journal/recorder.ts";
 import { DEFAULT_LIVE_LIMITS, liveJournal, MAX_LIVE_STREAMS } from "../journal/live.ts";
 import { DEFAULT_RETENTION, JournalStore, type JournalQuery } from "../journal/store.ts";
-import { Deadline } from "../mcp/deadline.ts";
-import { ErrorCode, errorMessage } from "../mcp/jsonrpc.ts";
+import { Deadline } from "../wire/deadline.ts";
+import { ErrorCode, errorMessage } from "../wire/jsonrpc.ts";
 import { handleMcp } from "../mcp/pipeline.ts";
-import { jsonResponse } from "../mcp/wire.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { LiveSession } from "./live-session.ts";
 import { DEFAULT_SESSION_ID, defaultSessionRecord, type SessionRecord, type SessionView } from "./record.ts";
 import { indexStub } from "./index-stub.ts";
 import { redactNames } from "../journal/redact.ts";
 import { type Check, FAMILIES } from "../checks/index.ts";
 import { timeline } from "../checks/exchange.ts";
-import type { SlimEntry } from "../checks/slim.ts";
+import type { SlimEntry } from "../journal/slim.ts";
 import { authChecks } from "../checks/auth.ts";
 import type { OAuthEndpoint } from "../oauth/server.ts";
 import { serveSessionOAuth, sessionBearer, sessionGrantEvents } from "../oauth/session.ts";
 import { alarmDecision, sessionTtlMs, stampGapMs } from "./idle-ttl.ts";
-import { auditMaxLines } from "../access/audit-line.ts";
+import { auditMaxLines } from "../base/audit-line.ts";
 import type { Recording } from "../recording/exchange.ts";
 import { recordHandled } from "../recording/recorder.ts";
 import { replaySetup } from "../recording/session.ts";
@@ -251,7 +252,7 @@ export class SessionObject extends DurableObject<Env> {
     const { active, replay } = replaySetup(record, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}), ...(bearer ? { bearer } : {}) }, this.recording);
     const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), replay);
     const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), this.redaction) : handled;
-    return journalled(request, answered, {
+    return journalled(request, answered as Handled<UpstreamSide>, {
       started,
       scenario: scenario.id,
       bodyCap: positive(this.env.JOURNAL_BODY_CAP, DEFAULT_BODY_CAP),

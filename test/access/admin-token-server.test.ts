@@ -2,7 +2,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startServer, type TestServer } from "../helpers/server.ts";
-import { capabilitySecret } from "../../src/access/capability-url.ts";
+import { capabilitySecret } from "../../src/base/capability-url.ts";
 
 // The admin and viewer tokens on the real server: what they admit (admin-token.test.ts covers the refusals).
 

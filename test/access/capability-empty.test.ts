@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { capabilitySecret } from "../../src/access/capability-url.ts";
+import { capabilitySecret } from "../../src/base/capability-url.ts";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
 import { objectFiles, tablesIn } from "../helpers/state-files.ts";
 

@@ -1,8 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { app, jsonBody } from "../helpers/app.ts";
-import { capabilitySecret, mcpUrl } from "../../src/access/capability-url.ts";
-import { parseMcpPath, redactCapability } from "../../src/access/capability.ts";
+import { capabilitySecret, mcpUrl } from "../../src/base/capability-url.ts";
+import { parseMcpPath } from "../../src/base/mcp-path.ts";
+import { redactCapability } from "../../src/journal/redact.ts";
 
 // Capability URLs, in process: every refusal happens before a Durable Object or the index is touched (the helper's
 // bindings throw when touched, so a refusal that looked anything up would be a 500 here). capability-server.test.ts

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { equalBytes, secretsEqual } from "../../src/access/secret-compare.ts";
+import { equalBytes, secretsEqual } from "../../src/base/secret-compare.ts";
 
 // The constant-time comparison's code path (its timing is not measured: the machine is shared and noisy).
 

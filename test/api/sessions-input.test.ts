@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "../helpers/app.ts";
-import { closest } from "../../src/suggest.ts";
+import { closest } from "../../src/base/suggest.ts";
 import { SCENARIOS } from "../../scenarios/index.ts";
 
 // What the sessions API refuses before it reaches a Durable Object, answered by the app in process

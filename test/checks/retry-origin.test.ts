@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CheckSchema, runChecks } from "../../src/checks/index.ts";
-import { clientKey, retryOrigin } from "../../src/checks/retry-origin.ts";
+import { clientKey, retryOrigin } from "../../src/journal/retry-origin.ts";
 import { call } from "./entries.ts";
 
 const CLIENT = clientKey({ name: "c", version: "1" });

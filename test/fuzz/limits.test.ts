@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { canonical } from "../../src/mcp/call-params.ts";
-import { jsonDepth, MAX_JSON_DEPTH, parseJsonLimited } from "../../src/json-limits.ts";
+import { jsonDepth, MAX_JSON_DEPTH, parseJsonLimited } from "../../src/base/json-limits.ts";
 import { createSession, modernMeta, postModern, useServer } from "../helpers/server.ts";
 
 // Depth and size limits at the door, and everything that walks a value staying safe far past them.

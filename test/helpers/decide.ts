@@ -1,5 +1,5 @@
 import type { Fault } from "../../src/faults/schema.ts";
-import type { Counters, RequestFacts } from "../../src/scenario.ts";
+import type { Counters, RequestFacts } from "../../src/mcp/scenario.ts";
 
 /** One request of a case: facts over a 2026-07-28 tools/call of `echo`, and counters that override the counted ones. */
 export interface Step {

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { perform } from "../../src/faults/perform.ts";
 import { FaultSchema } from "../../src/faults/schema.ts";
-import { Deadline } from "../../src/mcp/deadline.ts";
+import { Deadline } from "../../src/wire/deadline.ts";
 import { paramsSchema } from "../../scenarios/index.ts";
 import jsonrpcError from "../../scenarios/errors/jsonrpc-error.ts";
 

@@ -2,11 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import type { Fault } from "../../src/faults/schema.ts";
-import { Deadline } from "../../src/mcp/deadline.ts";
+import { Deadline } from "../../src/wire/deadline.ts";
 import { handleMcp } from "../../src/mcp/pipeline.ts";
 import type { ActiveScenario, ListChange, McpSessionRow, SessionRuntime } from "../../src/mcp/runtime.ts";
 import type { LogLevel, ToolDefinition } from "../../src/mcp/tool.ts";
-import { defineScenario } from "../../src/scenario.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
 import { modernMeta, MODERN } from "../helpers/server.ts";
 
 // The pipeline in process, with a session kept in memory: the order of a fault against protocol validation, and

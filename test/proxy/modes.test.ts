@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { FaultSchema, proxyModeOf, type Fault, type FaultInput } from "../../src/faults/schema.ts";
 import { perform } from "../../src/faults/perform.ts";
-import { Deadline } from "../../src/mcp/deadline.ts";
+import { Deadline } from "../../src/wire/deadline.ts";
 
 // Every fault kind's proxy mode against what perform really does: `alter` exactly when the fault reads the answer
 // (the upstream is called), `replace` when it never does (the upstream is not called).

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readCapped } from "../../src/read-body.ts";
+import { readCapped } from "../../src/base/read-body.ts";
 
 // readCapped reads a body declared within the cap natively and counts the bytes of one of undeclared length; either
 // way no more than the cap is ever accepted. (Over HTTP the runtime ends a body at its Content-Length; the routes'

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { publicOrigin } from "../../src/public-origin.ts";
+import { publicOrigin } from "../../src/base/public-origin.ts";
 
 test("publicOrigin is the request's origin when FAULTLINE_PUBLIC_URL is empty or unset", () => {
   assert.equal(publicOrigin(new Request("http://127.0.0.1:8787/api/sessions"), {}), "http://127.0.0.1:8787");

@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import type { Decision } from "./faults/schema.ts";
-import type { BearerFacts } from "./oauth/bearer-facts.ts";
-import type { Era } from "./mcp/versions.ts";
-import type { ToolDefinition } from "./mcp/tool.ts";
-import type { Handler } from "./mcp/dispatch.ts";
+import type { Decision } from "../faults/schema.ts";
+import type { BearerFacts } from "./bearer-facts.ts";
+import type { Era } from "../wire/versions.ts";
+import type { ToolDefinition } from "./tool.ts";
+import type { Handler } from "./dispatch.ts";
 
 /** What a scenario may look at when it decides: the request, already parsed. */
 export interface RequestFacts {

@@ -1,7 +1,7 @@
 import { ApiError, invalidRequest } from "../api-error.ts";
-import type { Remote } from "../session/remote.ts";
-import type { SessionObject } from "../session/session-object.ts";
-import { REPLAY_SCENARIO, type Recording } from "./exchange.ts";
+import type { Remote } from "./remote.ts";
+import type { SessionObject } from "./session-object.ts";
+import { REPLAY_SCENARIO, type Recording } from "../recording/exchange.ts";
 
 type RecordingApi = Remote<Pick<SessionObject, "recordingCopy" | "loadReplay" | "storeUpload" | "eraseUpload">>;
 

@@ -1,8 +1,8 @@
 import { isRecord } from "../classify/index.ts";
-import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
-import { jsonDepth, MAX_JSON_DEPTH } from "../json-limits.ts";
+import { type JournalEntry, TRUNCATION_MARKER } from "./entry.ts";
+import { jsonDepth, MAX_JSON_DEPTH } from "../base/json-limits.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
-import { hmacHex } from "./digest.ts";
+import { hmacHex } from "../base/digest.ts";
 import { clientKey } from "./retry-origin.ts";
 
 /**
