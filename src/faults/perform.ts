@@ -16,16 +16,35 @@ type Message = Record<string, unknown>;
  */
 export type Answer = (emit: ((message: Message) => void) | undefined) => Promise<Message | undefined>;
 
+/**
+ * What an answer source (src/mcp/source.ts) gives a fault that reads its answer: the JSON-RPC answer to reshape, with
+ * how it travels; or `response`, the source's own answer when it is not one JSON-RPC message a fault can reshape (an
+ * upstream's error page, a 502), which goes out as it is.
+ */
+export type Reply =
+  | {
+      answer: Answer;
+      /** The HTTP status of a JSON answer, read after `answer` ran (an error such as -32021 travels with 400). */
+      status?: () => number;
+      /** Overrides the framing the input named, once the source knows it (an upstream's content type). */
+      stream?: boolean;
+      /** Overrides the input's headers, once the source knows them (an upstream's response headers). */
+      headers?: Record<string, string>;
+    }
+  | { response: Response };
+
 export interface PerformInput {
   era: Era;
   /** The request's id; undefined for a notification. */
   requestId: RequestId | undefined;
   /** Answer on an SSE stream even without a fault that asks for one. */
   stream: boolean;
-  /** Called only when the fault needs the answer: a fault that replaces the response never runs the handler. */
-  answer: Answer;
-  /** The HTTP status of a JSON answer, read after `answer` ran (an error such as -32021 travels with 400). */
-  status?: () => number;
+  /**
+   * Asks the answer source for its answer. Only a fault that reads the answer calls it, at most once, so "does the
+   * fault replace the answer or alter it" is what the fault's branch below does, not a property declared beside it:
+   * a replacing fault never runs the handler, never calls the upstream and never takes a recorded exchange's answer.
+   */
+  reply: () => Promise<Reply>;
   /** Extra response headers (e.g. Mcp-Session-Id). */
   headers?: Record<string, string>;
   /** Keeps a cut stream's final message for a Last-Event-ID resumption (legacy). */
@@ -40,10 +59,32 @@ export interface PerformInput {
   deadline: Deadline;
 }
 
+/** The input once the source has replied: the answer, its status, framing and headers settled. */
+interface Answered extends Omit<PerformInput, "reply" | "headers"> {
+  answer: Answer;
+  status: () => number;
+  headers: Record<string, string>;
+}
+
+/** Asks the source (once); its own response stands when there is no JSON-RPC answer to reshape. */
+async function ask(input: PerformInput): Promise<Answered | Response> {
+  const reply = await input.reply();
+  if ("response" in reply) return reply.response;
+  return { ...input, answer: reply.answer, status: reply.status ?? (() => 200), stream: reply.stream ?? input.stream, headers: reply.headers ?? input.headers ?? {} };
+}
+
+/** Runs `use` on the source's answer, or passes on the source's own response. */
+async function withAnswer(input: PerformInput, use: (answered: Answered) => Response | Promise<Response>): Promise<Response> {
+  const answered = await ask(input);
+  return answered instanceof Response ? answered : use(answered);
+}
+
+/** A source that answers with a fixed message: a rejection's error, an injected tool error. */
+export const replyWith = (message: Message | undefined, status = 200): (() => Promise<Reply>) => async () => ({ answer: async () => message, status: () => status });
+
 /** The one interpreter: turns a fault (or none) into the HTTP response. */
 export async function perform(fault: Fault | undefined, input: PerformInput): Promise<Response> {
-  const headers = input.headers ?? {};
-  if (!fault) return deliver(input, headers);
+  if (!fault) return withAnswer(input, deliver);
   switch (fault.kind) {
     case "http_status":
       return statusResponse(fault.status, fault.body, input, fault.retryAfter);
@@ -75,26 +116,31 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       return jsonResponse(fault.httpStatus, errorMessage(input.requestId, fault.code, fault.message ?? injectedErrorMessage(fault.code), fault.data));
     case "tool_error": {
       const result = withServerInfo(input.era, withResultType(input.era, { content: [{ type: "text", text: fault.text }], isError: true }));
-      return deliver({ ...input, answer: async () => ({ jsonrpc: "2.0", id: input.requestId, result }) }, headers);
+      return deliver({ ...input, headers: input.headers ?? {}, status: () => 200, answer: async () => ({ jsonrpc: "2.0", id: input.requestId, result }) });
     }
     case "respond_sse":
-      return deliver({ ...input, stream: true }, headers);
-    case "delay": {
-      // A delay past the deadline ends in a response cut at the deadline, like any other.
-      await sleep(Math.min(fault.ms, input.deadline.remainingMs()));
-      if (input.deadline.remainingMs() > 0) return deliver(input, headers);
-      input.deadline.cut = true;
-      return new Response(null, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...headers } });
-    }
-    case "stall_stream":
-      return streamed(input, headers, async (out, emit) => {
-        await out.write(sseComment("faultline stall begins"));
-        await sleep(fault.ms);
-        // Cut by the deadline meanwhile: the answer would go nowhere, so the handler does not run.
-        return out.open ? input.answer(emit) : undefined;
+      return withAnswer(input, (answered) => deliver({ ...answered, stream: true }));
+    case "delay":
+      // The source is asked first and its answer held back: an upstream has answered (its effect done) before the
+      // wait, while the built-in handler, which runs when the answer is read, runs after it. A delay past the
+      // deadline ends in a response cut at the deadline, like any other.
+      return withAnswer(input, async (answered) => {
+        await sleep(Math.min(fault.ms, input.deadline.remainingMs()));
+        if (input.deadline.remainingMs() > 0) return deliver(answered);
+        input.deadline.cut = true;
+        return new Response(null, { status: 200, headers: { ...(answered.stream ? SSE_HEADERS : JSON_HEADERS), ...answered.headers } });
       });
+    case "stall_stream":
+      return withAnswer(input, (answered) =>
+        streamed(answered, async (out, emit) => {
+          await out.write(sseComment("faultline stall begins"));
+          await sleep(fault.ms);
+          // Cut by the deadline meanwhile: the answer would go nowhere, so the handler does not run.
+          return out.open ? answered.answer(emit) : undefined;
+        }),
+      );
     case "hang":
-      return streamed(input, headers, async (out) => {
+      return streamed({ ...input, headers: input.headers ?? {} }, async (out) => {
         const until = Date.now() + fault.ms;
         while (out.open && Date.now() < until) {
           await out.write(sseComment("keep-alive"));
@@ -103,40 +149,47 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
         return undefined;
       });
     case "cut_stream":
-      return streamed(input, headers, async (out, emit) => {
-        const eventId = `${crypto.randomUUID()}-0`;
-        const priming = fault.priming && input.era === "legacy";
-        if (priming) await out.write(primingEvent(eventId, fault.retryMs));
-        const message = await input.answer(emit);
-        if (priming && message) input.keepForResume?.(eventId, message);
-        return undefined;
+      return withAnswer(input, (answered) =>
+        streamed(answered, async (out, emit) => {
+          const eventId = `${crypto.randomUUID()}-0`;
+          const priming = fault.priming && input.era === "legacy";
+          if (priming) await out.write(primingEvent(eventId, fault.retryMs));
+          const message = await answered.answer(emit);
+          if (priming && message) input.keepForResume?.(eventId, message);
+          return undefined;
+        }),
+      );
+    case "drip":
+      return withAnswer(input, async (answered) => {
+        const message = await answered.answer(undefined);
+        if (!message) return accepted();
+        const [body, type] = answered.stream ? [sseEvent(message), SSE_HEADERS] : [JSON.stringify(message), JSON_HEADERS];
+        // Asks intermediaries not to buffer or compress; Cloudflare's edge may still gzip application/json for
+        // clients that accept it, which can coalesce the chunks.
+        const unbuffered = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+        return dripResponse(body, fault.chunkBytes, fault.intervalMs, { ...type, ...unbuffered, ...answered.headers }, answered);
       });
-    case "drip": {
-      const message = await input.answer(undefined);
-      const [body, type] = input.stream ? [sseEvent(message), SSE_HEADERS] : [JSON.stringify(message), JSON_HEADERS];
-      // Asks intermediaries not to buffer or compress; Cloudflare's edge may still gzip application/json for
-      // clients that accept it, which can coalesce the chunks.
-      const unbuffered = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
-      return dripResponse(body, fault.chunkBytes, fault.intervalMs, { ...type, ...unbuffered, ...headers }, input);
-    }
     case "malformed":
-      return malformed(fault.variant, input, headers);
+      return malformed(fault.variant, input);
     case "envelope":
-      return deliver({ ...input, answer: async (emit) => corrupted(await input.answer(emit), (m) => corruptEnvelope(fault.variant, m)) }, headers);
+      return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptEnvelope(fault.variant, m)) }));
     case "bad_result":
-      return deliver({ ...input, answer: async (emit) => corrupted(await input.answer(emit), (m) => corruptResult(fault.variant, m)) }, headers);
+      return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptResult(fault.variant, m)) }));
   }
 }
 
 const corrupted = (message: Message | undefined, corrupt: (m: Message) => Message) => message && corrupt(message);
 
+/** 202 with no body: the answer to a notification, or to a request the source answered with nothing. */
+const accepted = () => new Response(null, { status: 202 });
+
 /** Sends the answer as it is: one JSON body, or an SSE stream when the request asked for one. */
-async function deliver(input: PerformInput, headers: Record<string, string>): Promise<Response> {
+async function deliver(input: Answered): Promise<Response> {
   if (!input.stream) {
     const message = await input.answer(undefined);
-    return message ? jsonResponse(input.status?.() ?? 200, message, headers) : new Response(null, { status: 202 });
+    return message ? jsonResponse(input.status(), message, input.headers) : accepted();
   }
-  return streamed(input, headers, async (_out, emit) => input.answer(emit));
+  return streamed(input, async (_out, emit) => input.answer(emit));
 }
 
 /**
@@ -144,8 +197,7 @@ async function deliver(input: PerformInput, headers: Record<string, string>): Pr
  * and `undefined` closes the stream without one.
  */
 function streamed(
-  input: PerformInput,
-  headers: Record<string, string>,
+  input: Pick<Answered, "waitUntil" | "deadline" | "requestId" | "headers">,
   body: (out: StreamWriter, emit: (message: Message) => void) => Promise<Message | undefined>,
 ): Response {
   const readable = openStream({ waitUntil: input.waitUntil, deadline: input.deadline, sse: true }, async (out) => {
@@ -156,10 +208,10 @@ function streamed(
       await out.write(sseEvent(errorMessage(input.requestId, ErrorCode.InternalError, `Internal error: ${String(error)}`)));
     }
   });
-  return new Response(readable, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+  return new Response(readable, { status: 200, headers: { ...SSE_HEADERS, ...input.headers } });
 }
 
-function dripResponse(body: string, chunkBytes: number, intervalMs: number, headers: Record<string, string>, input: PerformInput): Response {
+function dripResponse(body: string, chunkBytes: number, intervalMs: number, headers: Record<string, string>, input: Pick<Answered, "waitUntil" | "deadline">): Response {
   const bytes = new TextEncoder().encode(body);
   const sse = headers["content-type"] === SSE_HEADERS["content-type"];
   const readable = openStream({ waitUntil: input.waitUntil, deadline: input.deadline, sse }, async (out) => {
@@ -200,29 +252,30 @@ function statusResponse(status: number, kind: BodyKind, input: PerformInput, ret
 }
 
 /** Bad JSON goes where the message would have gone: the whole JSON body, or the data of one SSE event. */
-function badJson(text: string, input: PerformInput, headers: Record<string, string>): Response {
+function badJson(text: string, input: Pick<Answered, "stream">, headers: Record<string, string> | undefined): Response {
   return new Response(input.stream ? sseEvent(text) : text, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...headers } });
 }
 
-async function malformed(
-  variant: "invalid_json" | "truncated_json" | "wrong_content_type" | "html_page",
-  input: PerformInput,
-  headers: Record<string, string>,
-): Promise<Response> {
+async function malformed(variant: "invalid_json" | "truncated_json" | "wrong_content_type" | "html_page", input: PerformInput): Promise<Response> {
   switch (variant) {
     case "invalid_json":
-      return badJson(`{"jsonrpc": "2.0", "id": ${JSON.stringify(input.requestId)}, "result": {content: [oops]}}`, input, headers);
-    case "truncated_json": {
-      const full = JSON.stringify(await input.answer(undefined));
-      return badJson(full.slice(0, Math.max(1, Math.floor(full.length / 2))), input, headers);
-    }
+      return badJson(`{"jsonrpc": "2.0", "id": ${JSON.stringify(input.requestId)}, "result": {content: [oops]}}`, input, input.headers);
+    case "truncated_json":
+      // An answer with no message (a notification's 202, an upstream's 204) has nothing to cut: it goes out as 202.
+      return withAnswer(input, async (answered) => {
+        const message = await answered.answer(undefined);
+        if (!message) return accepted();
+        const full = JSON.stringify(message);
+        return badJson(full.slice(0, Math.max(1, Math.floor(full.length / 2))), answered, answered.headers);
+      });
     case "wrong_content_type":
-      return new Response(JSON.stringify(await input.answer(undefined)), {
-        status: 200,
-        headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
+      return withAnswer(input, async (answered) => {
+        const message = await answered.answer(undefined);
+        if (!message) return accepted();
+        return new Response(JSON.stringify(message), { status: 200, headers: { ...answered.headers, "content-type": "text/plain; charset=utf-8" } });
       });
     case "html_page":
-      return new Response(HTML_PAGE, { status: 200, headers: { ...headers, "content-type": "text/html; charset=utf-8" } });
+      return new Response(HTML_PAGE, { status: 200, headers: { ...input.headers, "content-type": "text/html; charset=utf-8" } });
   }
 }
 

@@ -82,43 +82,6 @@ export function isTransportFault(fault: Fault): fault is TransportFault {
   return (TRANSPORT_FAULT_KINDS as readonly string[]).includes(fault.kind);
 }
 
-/**
- * What a fault does in front of a real MCP server (proxy mode, src/proxy/):
- *   - `replace`: Faultline answers in the upstream's place and the request never reaches it (a status, an error, a
- *     hang, an error page);
- *   - `alter`: the request goes upstream and the fault changes the real answer on its way back (cut, stall or drip the
- *     stream, break the envelope, corrupt the result, hold the answer back);
- *   - `unsupported`: the fault cannot be performed over an upstream, and a session naming one is refused.
- * The rule follows src/faults/perform.ts: a fault is `alter` exactly when it reads the answer (test/proxy/modes.test.ts).
- */
-export type ProxyMode = "replace" | "alter" | "unsupported";
-
-export function proxyModeOf(fault: Fault): ProxyMode {
-  switch (fault.kind) {
-    case "http_status":
-    case "rate_limited":
-    case "unauthorized":
-    case "insufficient_scope":
-    case "session_expired":
-    case "unsupported_version":
-    case "jsonrpc_error":
-    case "tool_error":
-    case "hang":
-      return "replace";
-    case "malformed":
-      // An invalid body or an HTML page stands alone; a truncated or mislabelled body is the upstream's own answer.
-      return fault.variant === "invalid_json" || fault.variant === "html_page" ? "replace" : "alter";
-    case "respond_sse":
-    case "delay":
-    case "stall_stream":
-    case "drip":
-    case "cut_stream":
-    case "envelope":
-    case "bad_result":
-      return "alter";
-  }
-}
-
 /** A fault plus why the scenario chose it, as journalled. */
 export interface Decision {
   fault: Fault;

@@ -1,4 +1,3 @@
-import type { UpstreamConfig } from "../proxy/config.ts";
 import type { BearerFacts } from "./bearer-facts.ts";
 import type { Scenario } from "./scenario.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
@@ -25,8 +24,6 @@ export type ListChange = { list: "tools" | "prompts" };
 export interface ActiveScenario {
   scenario: Scenario;
   params: Record<string, unknown>;
-  /** Proxy mode: the real MCP server this session forwards to (src/proxy/). */
-  upstream?: UpstreamConfig;
   /** The request's bearer token as an auth scenario may know it (src/oauth/bearer.ts). */
   bearer?: BearerFacts;
 }

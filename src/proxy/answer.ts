@@ -1,4 +1,4 @@
-import type { PerformInput } from "../faults/perform.ts";
+import type { Reply } from "../faults/perform.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { parseJsonLimited } from "../base/json-limits.ts";
 import { ErrorCode, errorMessage, isRecord, type RequestId } from "../wire/jsonrpc.ts";
@@ -16,10 +16,10 @@ type Message = Record<string, unknown>;
  * The upstream's real answer as the fault interpreter takes it (`answer`, `stream`, `status`, `headers`), so an
  * `alter` fault reshapes what the server really said. A JSON body is read whole (bounded); an SSE stream is read
  * event by event: messages before the answer to the request (notifications, server requests) are sent on as they
- * come, and the answer is what the fault gets. A Response when the body is not one JSON-RPC message (the fault cannot
- * apply, and the body goes on as it came); "timeout" when a JSON body has not ended by the deadline.
+ * come, and the answer is what the fault gets. A `response` when the body is not one JSON-RPC message (the fault
+ * cannot apply, and the body goes on as it came); "timeout" when a JSON body has not ended by the deadline.
  */
-export async function upstreamAnswer(response: Response, requestId: RequestId | undefined, trace: UpstreamTrace, deadline: Deadline): Promise<Partial<PerformInput> | Response | "timeout"> {
+export async function upstreamAnswer(response: Response, requestId: RequestId | undefined, trace: UpstreamTrace, deadline: Deadline): Promise<Reply | "timeout"> {
   const headers = clientResponseHeaders(response.headers);
   trace.answered(response.status, { ...headers });
   const type = headers["content-type"] ?? "";
@@ -47,18 +47,18 @@ export async function upstreamAnswer(response: Response, requestId: RequestId | 
       },
     };
   }
-  if (!type.includes("application/json")) return response;
+  if (!type.includes("application/json")) return { response };
   const text = await readBounded(response.body, MAX_UPSTREAM_ANSWER_BYTES, deadline);
   if (text === "timeout") return "timeout";
   if (text === undefined) {
     const reason = `Upstream ${trace.upstream} answered more than ${MAX_UPSTREAM_ANSWER_BYTES} bytes, the most a fault reads`;
     trace.failed(reason);
-    return jsonResponse(502, errorMessage(requestId, ErrorCode.InternalError, reason, { upstream: trace.upstream }));
+    return { response: jsonResponse(502, errorMessage(requestId, ErrorCode.InternalError, reason, { upstream: trace.upstream })) };
   }
   trace.read(text, MAX_UPSTREAM_ANSWER_BYTES);
   const parsed = parseJsonLimited(text);
   // Not one JSON-RPC message: sent on as it came (already read, so from the text).
-  if (!parsed.ok || !isRecord(parsed.value)) return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  if (!parsed.ok || !isRecord(parsed.value)) return { response: new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }) };
   const message = parsed.value as Message;
   return { stream: false, status, headers, answer: async () => message };
 }

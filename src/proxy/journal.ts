@@ -12,6 +12,11 @@ export class UpstreamTrace {
     this.entry = { upstream, mode };
   }
 
+  /** How the answer came about, once it is known: forwarded, altered by a fault, or replaced (never asked). */
+  mode(mode: ProxiedEntry["mode"]): void {
+    this.entry.mode = mode;
+  }
+
   requested(headers: Record<string, string>): void {
     this.entry.request = { headers };
   }

@@ -64,7 +64,7 @@ export function recordExchange(sink: RecordingSink, exchange: ExchangeToRecord, 
 }
 
 /** recordExchange for an exchange the MCP pipeline handled: the same Handled, its response teed for the recording. */
-export function recordHandled(sink: RecordingSink, request: Request, handled: Handled, started: number, waitUntil: (promise: Promise<unknown>) => void, redact?: RedactOptions): Handled {
+export function recordHandled<Trace>(sink: RecordingSink, request: Request, handled: Handled<Trace>, started: number, waitUntil: (promise: Promise<unknown>) => void, redact?: RedactOptions): Handled<Trace> {
   const exchange = { started, request, requestText: handled.facts?.text ?? "", response: handled.response, ...(handled.effects ? { effects: handled.effects } : {}) };
   return { ...handled, response: recordExchange(sink, exchange, waitUntil, redact) };
 }

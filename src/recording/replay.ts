@@ -1,9 +1,12 @@
-import type { Effects } from "../mcp/facts.ts";
-import type { Decision, Fault } from "../faults/schema.ts";
-import { perform, type PerformInput } from "../faults/perform.ts";
-import type { MessageFacts } from "../mcp/facts.ts";
-import { ErrorCode, errorMessage, isRecord } from "../wire/jsonrpc.ts";
+import type { Effects, MessageFacts } from "../mcp/facts.ts";
+import type { Decision } from "../faults/schema.ts";
+import { replyWith, type Answer } from "../faults/perform.ts";
+import { ownEndpoint } from "../mcp/builtin.ts";
 import type { SessionRuntime } from "../mcp/runtime.ts";
+import type { AnswerSource, Exchange, SourceAnswer } from "../mcp/source.ts";
+import type { ToolDefinition } from "../mcp/tool.ts";
+import type { Deadline } from "../wire/deadline.ts";
+import { ErrorCode, errorMessage, isRecord } from "../wire/jsonrpc.ts";
 import { openStream } from "../wire/sse.ts";
 import { randomHex } from "../base/random-id.ts";
 import { sleep } from "../base/sleep.ts";
@@ -28,70 +31,70 @@ export interface ReplayStore {
 
 export type Timing = "recorded" | "fast";
 
-/** What the pipeline's replay branch gets back: the response, whether the recorded tool "ran", and a finding. */
-export interface Replayed {
-  response: Response;
-  effects: () => Effects;
-  /** Set when the replay itself decided the answer (nothing recorded matches): the journal names it as the fault. */
-  decision?: Decision;
-}
-
-/** The answer source of a replay session (src/mcp/pipeline.ts calls it where the handler would answer). */
-export interface ReplayAnswers {
-  respond(fault: Fault | undefined, input: PerformInput, message: MessageFacts, session: SessionRuntime): Promise<Replayed>;
-}
-
 /** Headers never replayed: they describe the recorded connection, not the answer. */
 const CONNECTION_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "date", "content-encoding"]);
 
 const NONE = (): Effects => "none";
 
 /**
- * Answers from a loaded recording, with no upstream and no handler. A request finds the first unused recorded
- * exchange with the same method and canonical params digest (src/recording/match.ts), so distinct calls are found in
- * any order and a repeated one replays its recordings in order. Without a fault the recorded response goes out as
- * recorded (status, headers, body, SSE events at their recorded times or at once); with a fault, the fault is
- * performed and the recorded JSON-RPC answer stands where the handler's would.
+ * A recording as an answer source (src/mcp/source.ts), with no upstream and no handler. A request finds the first
+ * unused recorded exchange with the same method and canonical params digest (src/recording/match.ts), so distinct
+ * calls are found in any order and a repeated one replays its recordings in order. Without a fault the recorded
+ * response goes out as recorded (status, headers, body, SSE events at their recorded times or at once); with a fault
+ * that reads the answer, the recorded JSON-RPC answer stands where the handler's would. `tools` are the ones the read
+ * stage checks calls against, as for the built-in server.
  */
-export function replayAnswers(store: ReplayStore, timing: Timing): ReplayAnswers {
+export function replaySource(store: ReplayStore, timing: Timing, tools: readonly ToolDefinition[]): AnswerSource {
   return {
-    async respond(fault, input, message, session) {
-      const key = store.replayKey();
-      const match = key ? matchKey(message.incoming.message, key) : undefined;
-      const state = message.params.requestState;
-      const after = typeof state === "string" ? store.stateSeq(state) : 0;
-      if (after === undefined) {
-        const error = errorMessage(input.requestId, ErrorCode.InvalidParams, "Invalid params: requestState was not issued by this replay");
-        return { response: await perform(fault, { ...input, answer: async () => error }), effects: NONE };
-      }
-      const found = match ? store.take(match, after) : undefined;
-      if (!found) {
-        // A notification has no answer to carry an error: 202, as a server that ignores it would.
-        if (message.incoming.kind === "notification") return { response: new Response(null, { status: 202 }), effects: NONE };
-        const decision = unmatched(message, match ? store.recorded(match) : 0);
-        return { response: await perform(decision.fault, input), effects: NONE, decision };
-      }
-      const rewrite: Rewrite = {
-        recordedId: found.exchange.rpc.id,
-        newId: input.requestId,
-        issueState: () => {
-          const token = `replay-${randomHex(16)}`;
-          store.issueState(token, found.seq);
-          return token;
-        },
-      };
-      const headers = replayHeaders(found.exchange, message, session);
-      if (!fault) return { response: await recorded(found.exchange, rewrite, headers, timing, input), effects: () => found.exchange.effects ?? "none" };
-      let answered = false;
-      const answer: PerformInput["answer"] = async (emit) => {
-        answered = true;
-        return recordedAnswer(found, rewrite, timing, input, emit);
-      };
-      const stream = found.exchange.response.events !== undefined;
-      const response = await perform(fault, { ...input, headers, stream, answer, status: () => found.exchange.response.status });
-      // An injected tool error stands for a tool that ran and reported its own failure, as in the pipeline.
-      return { response, effects: () => (fault.kind === "tool_error" ? "possible" : answered ? (found.exchange.effects ?? "none") : "none") };
+    rules: "own",
+    tools,
+    other: async (exchange) => ({ response: ownEndpoint(exchange) }),
+    // A replay has no server request waiting: the recorded stream goes on by itself, so the client's answer is taken.
+    clientResponse: async (_exchange, facts) => ({ response: new Response(null, { status: 202 }), facts }),
+    answer: (exchange, facts) => replayed(store, timing, exchange, facts.message),
+  };
+}
+
+/** Takes the request's recorded exchange now; its answer is read only when asked for. */
+function replayed(store: ReplayStore, timing: Timing, exchange: Exchange, message: MessageFacts): SourceAnswer<never> {
+  const id = message.requestId;
+  // A notification is taken as a server that ignores it would take it: 202.
+  if (message.incoming.kind === "notification") return { reply: replyWith(undefined), stream: false, effects: NONE };
+  const key = store.replayKey();
+  const match = key ? matchKey(message.incoming.message, key) : undefined;
+  const state = message.params.requestState;
+  const after = typeof state === "string" ? store.stateSeq(state) : 0;
+  if (after === undefined) {
+    return { reply: replyWith(errorMessage(id, ErrorCode.InvalidParams, "Invalid params: requestState was not issued by this replay")), stream: false, effects: NONE };
+  }
+  const found = match ? store.take(match, after) : undefined;
+  if (!found) return { reply: replyWith(undefined), stream: false, effects: NONE, decision: unmatched(message, match ? store.recorded(match) : 0) };
+  const rewrite: Rewrite = {
+    recordedId: found.exchange.rpc.id,
+    newId: id,
+    issueState: () => {
+      const token = `replay-${randomHex(16)}`;
+      store.issueState(token, found.seq);
+      return token;
     },
+  };
+  const headers = replayHeaders(found.exchange, message, exchange.session);
+  const clock = { timing, deadline: exchange.deadline };
+  // The recorded tool "ran" only when its recorded answer went out, as recorded or under a fault that read it.
+  let used = false;
+  const answer: Answer = async (emit) => {
+    used = true;
+    return recordedAnswer(found, rewrite, clock, id, emit);
+  };
+  return {
+    asIs: () => {
+      used = true;
+      return recorded(found.exchange, rewrite, headers, clock, (promise) => exchange.session.waitUntil(promise));
+    },
+    reply: async () => ({ answer, status: () => found.exchange.response.status }),
+    stream: found.exchange.response.events !== undefined,
+    headers,
+    effects: () => (used ? (found.exchange.effects ?? "none") : "none"),
   };
 }
 
@@ -133,26 +136,32 @@ function replayHeaders(exchange: RecordedExchange, message: MessageFacts, sessio
   return out;
 }
 
-/** When the replayed request arrived, in epoch ms: recorded times count from it. */
-const startOf = (input: PerformInput) => input.deadline.at - input.deadline.seconds * 1000;
+/** How a replay keeps time: recorded times count from when the request arrived, within its response deadline. */
+interface Clock {
+  timing: Timing;
+  deadline: Deadline;
+}
+
+/** When the replayed request arrived, in epoch ms. */
+const startOf = (deadline: Deadline) => deadline.at - deadline.seconds * 1000;
 
 /** Waits until `atMs` after the request arrived, within the response deadline; at once when timing is fast. */
-async function until(atMs: number, timing: Timing, input: PerformInput): Promise<void> {
-  if (timing === "fast") return;
-  const wait = Math.min(startOf(input) + atMs - Date.now(), input.deadline.remainingMs());
+async function until(atMs: number, clock: Clock): Promise<void> {
+  if (clock.timing === "fast") return;
+  const wait = Math.min(startOf(clock.deadline) + atMs - Date.now(), clock.deadline.remainingMs());
   if (wait > 0) await sleep(wait);
 }
 
 /** The recorded response as it went out, rewritten for the new client. */
-async function recorded(exchange: RecordedExchange, rewrite: Rewrite, headers: Record<string, string>, timing: Timing, input: PerformInput): Promise<Response> {
+async function recorded(exchange: RecordedExchange, rewrite: Rewrite, headers: Record<string, string>, clock: Clock, waitUntil: (promise: Promise<unknown>) => void): Promise<Response> {
   const { status, body, events, headersAtMs } = exchange.response;
-  await until(headersAtMs, timing, input);
+  await until(headersAtMs, clock);
   const noBody = status === 204 || status === 304 || (status >= 100 && status < 200);
   if (!events) return new Response(noBody || body.text === "" ? null : rewriteJsonText(body.text, rewrite), { status, headers });
-  const readable = openStream({ waitUntil: input.waitUntil, deadline: input.deadline, sse: true }, async (out) => {
+  const readable = openStream({ waitUntil, deadline: clock.deadline, sse: true }, async (out) => {
     let from = 0;
     for (const event of events) {
-      await until(event.atMs, timing, input);
+      await until(event.atMs, clock);
       if (!out.open) return;
       await out.write(rewriteSseText(body.text.slice(from, event.end), rewrite));
       from = event.end;
@@ -185,19 +194,19 @@ function finalMessage(exchange: RecordedExchange): Record<string, unknown> | und
  * through `emit` at their recorded times, then the answer is returned. A recorded response without a JSON-RPC answer
  * (an HTTP error page, a cut stream) stands as an error that says so.
  */
-async function recordedAnswer(found: Found, rewrite: Rewrite, timing: Timing, input: PerformInput, emit: ((m: Record<string, unknown>) => void) | undefined): Promise<Record<string, unknown> | undefined> {
+async function recordedAnswer(found: Found, rewrite: Rewrite, clock: Clock, requestId: MessageFacts["requestId"], emit: ((m: Record<string, unknown>) => void) | undefined): Promise<Record<string, unknown> | undefined> {
   const { exchange } = found;
   if (exchange.rpc.kind === "notification") return undefined;
   const messages = timedMessages(exchange);
   const last = messages.findLastIndex((m) => isAnswer(m.message));
   for (const { atMs, message } of messages.slice(0, last === -1 ? messages.length : last)) {
     if (!isRecord(message) || !emit) continue;
-    await until(atMs, timing, input);
+    await until(atMs, clock);
     emit(rewriteMessage(message, rewrite) as Record<string, unknown>);
   }
   if (last !== -1) {
-    await until(messages[last]!.atMs, timing, input);
+    await until(messages[last]!.atMs, clock);
     return rewriteMessage(messages[last]!.message, rewrite) as Record<string, unknown>;
   }
-  return errorMessage(input.requestId, ErrorCode.InternalError, `Replay: the recorded answer was HTTP ${exchange.response.status} without a JSON-RPC message`);
+  return errorMessage(requestId, ErrorCode.InternalError, `Replay: the recorded answer was HTTP ${exchange.response.status} without a JSON-RPC message`);
 }

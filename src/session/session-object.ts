@@ -3,8 +3,7 @@ import { findScenario } from "../../scenarios/index.ts";
 import { migrateStorage } from "./storage-format.ts";
 import { publicOrigin } from "../base/public-origin.ts";
 import { DEFAULT_BODY_CAP } from "../journal/capture.ts";
-import type { JournalEntry, UpstreamSide } from "../journal/entry.ts";
-import type { Handled } from "../mcp/facts.ts";
+import type { JournalEntry } from "../journal/entry.ts";
 import { journalled } from "../journal/recorder.ts";
 import { DEFAULT_LIVE_LIMITS, liveJournal, MAX_LIVE_STREAMS } from "../journal/live.ts";
 import { DEFAULT_RETENTION, JournalStore, type JournalQuery } from "../journal/store.ts";
@@ -26,7 +25,7 @@ import { alarmDecision, sessionTtlMs, stampGapMs } from "./idle-ttl.ts";
 import { auditMaxLines } from "../base/audit-line.ts";
 import type { Recording } from "../recording/exchange.ts";
 import { recordHandled } from "../recording/recorder.ts";
-import { replaySetup } from "../recording/session.ts";
+import { answerSource } from "./answer-source.ts";
 import { RecordingStore } from "../recording/store.ts";
 
 const SCHEMA = `
@@ -249,10 +248,10 @@ export class SessionObject extends DurableObject<Env> {
     const scenario = findScenario(record.scenario);
     if (!scenario) return finished(), mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
     const bearer = sessionBearer(request, record, this.sql, this.env);
-    const { active, replay } = replaySetup(record, { scenario, params: record.params, ...(record.upstream ? { upstream: record.upstream } : {}), ...(bearer ? { bearer } : {}) }, this.recording);
-    const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), replay);
+    const { active, source } = answerSource(record, { scenario, params: record.params, ...(bearer ? { bearer } : {}) }, this.recording);
+    const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), source);
     const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), this.redaction) : handled;
-    return journalled(request, answered as Handled<UpstreamSide>, {
+    return journalled(request, answered, {
       started,
       scenario: scenario.id,
       bodyCap: positive(this.env.JOURNAL_BODY_CAP, DEFAULT_BODY_CAP),

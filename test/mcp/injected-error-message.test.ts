@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { perform } from "../../src/faults/perform.ts";
+import { perform, replyWith } from "../../src/faults/perform.ts";
 import { FaultSchema } from "../../src/faults/schema.ts";
 import { Deadline } from "../../src/wire/deadline.ts";
 import { paramsSchema } from "../../scenarios/index.ts";
@@ -46,7 +46,7 @@ test("a script's jsonrpc_error fault without a message answers with the meaning 
       era: "modern",
       requestId: 1,
       stream: false,
-      answer: async () => undefined,
+      reply: replyWith(undefined),
       origin: "http://127.0.0.1",
       waitUntil: () => undefined,
       deadline: new Deadline(Date.now(), 600),
