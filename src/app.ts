@@ -11,7 +11,8 @@ import { classifyRoutes } from "../routes/classify.ts";
 import { checkRoutes } from "../routes/checks.ts";
 import { dashboardRoutes } from "../routes/dashboard.tsx";
 import { journalRoutes } from "../routes/journal.ts";
-import { mcpRoutes } from "../routes/mcp.ts";
+import { mcpInternalError, mcpRoutes } from "../routes/mcp.ts";
+import { isMcpPath } from "./access/paths.ts";
 import { oauthRoutes } from "../routes/oauth.ts";
 import { scenarioRoutes } from "../routes/scenarios.ts";
 import { recordingRoutes } from "../routes/recordings.ts";
@@ -52,5 +53,7 @@ app.notFound((c) => c.json({ error: { code: "not_found", message: `No route for 
 app.onError((err, c) => {
   if (err instanceof ApiError) return c.json(err.toJSON(), err.status);
   console.error("unhandled error", err);
+  // An MCP client gets a JSON-RPC error wherever the failure was (a guard, the session's object), never the API's shape.
+  if (isMcpPath(c.req.path)) return mcpInternalError();
   return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
 });

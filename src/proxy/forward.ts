@@ -11,8 +11,11 @@ import type { UpstreamConfig } from "./config.ts";
  */
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"];
 const NOT_FORWARDED = new Set([...HOP_BY_HOP, "host", "content-length", "cookie", "accept-encoding", "authorization"]);
-/** Response headers the proxy sets itself (the body is re-framed) or that are hop-by-hop. */
-const NOT_RETURNED = new Set([...HOP_BY_HOP, "content-length", "content-encoding"]);
+/**
+ * Response headers the proxy sets itself (the body is re-framed), that are hop-by-hop, or that would act on
+ * Faultline's origin: an upstream's Set-Cookie would set a cookie for every page Faultline serves.
+ */
+const NOT_RETURNED = new Set([...HOP_BY_HOP, "content-length", "content-encoding", "set-cookie"]);
 
 function filtered(headers: Headers, drop: Set<string>): Record<string, string> {
   const named = (headers.get("connection") ?? "").split(",").map((s) => s.trim().toLowerCase());

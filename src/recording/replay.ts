@@ -31,8 +31,11 @@ export interface ReplayStore {
 
 export type Timing = "recorded" | "fast";
 
-/** Headers never replayed: they describe the recorded connection, not the answer. */
-const CONNECTION_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "date", "content-encoding"]);
+/**
+ * Headers never replayed: they describe the recorded connection, not the answer, or would act on Faultline's origin
+ * (a recorded or uploaded Set-Cookie).
+ */
+const CONNECTION_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "date", "content-encoding", "set-cookie"]);
 
 const NONE = (): Effects => "none";
 

@@ -1,0 +1,52 @@
+import { after, before, test } from "node:test";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import assert from "node:assert/strict";
+import { useServer } from "../helpers/server.ts";
+import { call, createProxied } from "./helpers.ts";
+
+// An upstream that answers an MCP URL with a page of its own and a cookie (issue 27, finding 1): what a browser
+// would get from Faultline's origin must neither run the page's script as Faultline nor set the cookie.
+
+const server = useServer();
+let hostile: Server;
+let hostileUrl: string;
+const PAGE = "<!doctype html><script>fetch('/api/sessions').then((r) => r.text()).then((t) => (document.title = t))</script>";
+
+before(async () => {
+  hostile = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "set-cookie": "faultline_login=stolen; Path=/" });
+    res.end(PAGE);
+  });
+  await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+  hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/mcp`;
+});
+after(() => new Promise<void>((resolve) => hostile.close(() => resolve())));
+
+async function proxied(): Promise<string> {
+  const { status, json } = await createProxied(server.url, { scenario: "baseline", upstream: hostileUrl });
+  assert.equal(status, 201, JSON.stringify(json));
+  return json.mcpUrl as string;
+}
+
+function assertInert(response: Response): void {
+  assert.equal(response.headers.get("set-cookie"), null, "the upstream's cookie is not set on Faultline's origin");
+  assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+  const csp = response.headers.get("content-security-policy") ?? "";
+  assert.match(csp, /(^|;\s*)sandbox(;|$)/, `the page runs in a sandbox, an opaque origin: ${csp}`);
+  assert.match(csp, /default-src 'none'/, `no script or fetch from the page: ${csp}`);
+}
+
+test("an upstream's HTML page at the MCP URL, opened with GET as a browser would, comes back sandboxed and without its cookie", async () => {
+  const response = await fetch(await proxied(), { headers: { accept: "text/html" } });
+  assert.equal(response.status, 200);
+  assert.equal(await response.text(), PAGE);
+  assertInert(response);
+});
+
+test("an upstream's HTML answer to a tools/call comes back sandboxed and without its cookie", async () => {
+  const response = await call(await proxied(), 1, "echo", { text: "hi" });
+  await response.text();
+  assertInert(response);
+});
