@@ -131,7 +131,6 @@ class Lexer {
       if (this.text[this.i] === "\\") this.step();
       else if (this.text.startsWith("${", this.i)) {
         this.step();
-        this.step();
         this.nested();
         continue;
       }
@@ -140,8 +139,9 @@ class Lexer {
     this.step();
   }
 
-  /** Code inside `${…}` or a JSX `{…}`, read into its own token list (it never holds a top-level function). */
+  /** Code inside `${…}` or a JSX `{…}` from its `{`, read into its own token list (it never holds a top-level function). */
   private nested(): void {
+    this.step();
     const inner = new Lexer(this.text, this.jsx);
     Object.assign(inner, { i: this.i, line: this.line, lineStart: this.lineStart });
     inner.code(true);
@@ -171,10 +171,8 @@ class Lexer {
     for (;;) {
       const c = this.text[this.i];
       if (c === undefined) this.fail("unterminated JSX tag");
-      if (c === "{") {
-        this.step();
-        this.nested();
-      } else if (c === '"' || c === "'") {
+      if (c === "{") this.nested();
+      else if (c === '"' || c === "'") {
         const end = this.text.indexOf(c, this.i + 1);
         if (end < 0) this.fail("unterminated JSX attribute");
         while (this.i <= end) this.step();
@@ -190,10 +188,8 @@ class Lexer {
     for (;;) {
       const c = this.text[this.i];
       if (c === undefined) this.fail("unclosed JSX element");
-      if (c === "{") {
-        this.step();
-        this.nested();
-      } else if (c === "<" && this.text[this.i + 1] === "/") {
+      if (c === "{") this.nested();
+      else if (c === "<" && this.text[this.i + 1] === "/") {
         while (this.i < this.text.length && this.text[this.i] !== ">") this.step();
         this.step();
         return;
