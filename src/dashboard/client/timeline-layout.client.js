@@ -63,33 +63,25 @@ function niceStep(msPerPx) {
   return 10 * power;
 }
 
-/**
- * Lays out the entries. `width` is the space available; the picture grows wider (and scrolls) when marks would
- * otherwise sit closer than MIN_STEP pixels. Lane labels sit in a column `labelWidth` wide, or, with `labelsAbove`
- * (for narrow screens), in full above each lane, so that the time axis gets the whole width.
- * @param {any[]} entries
- * @param {{ width?: number, labelWidth?: number, labelsAbove?: boolean }} [options]
- */
-export function layoutTimeline(entries, { width = 900, labelWidth = 150, labelsAbove = false } = {}) {
-  const sorted = entries
-    .filter((entry) => Number.isFinite(startOf(entry)))
-    .sort((a, b) => startOf(a) - startOf(b) || a.seq - b.seq);
-  const lanes = [];
-  const laneIndex = new Map();
+/** One lane per method + tool, in order of first appearance; labels above the lanes make each lane taller. */
+function layoutLanes(sorted, labelsAbove) {
   const laneHeight = labelsAbove ? LANE_HEIGHT + LABEL_ROW : LANE_HEIGHT;
+  const laneOf = new Map();
   for (const entry of sorted) {
     const key = laneKey(entry);
-    if (!laneIndex.has(key)) {
-      laneIndex.set(key, lanes.length);
-      const top = TOP + lanes.length * laneHeight;
-      const y = top + laneHeight - LANE_HEIGHT / 2;
-      lanes.push({ key, top, height: laneHeight, y, labelY: labelsAbove ? top + LABEL_ROW - 2 : y + 4 });
-    }
+    if (laneOf.has(key)) continue;
+    const top = TOP + laneOf.size * laneHeight;
+    const y = top + laneHeight - LANE_HEIGHT / 2;
+    laneOf.set(key, { key, top, height: laneHeight, y, labelY: labelsAbove ? top + LABEL_ROW - 2 : y + 4 });
   }
+  return { lanes: [...laneOf.values()], laneOf, laneHeight };
+}
 
-  if (labelsAbove) labelWidth = 0;
-  const x0 = labelWidth + 16;
-  const plot = Math.max(width - x0 - 24, 120);
+/**
+ * The time axis from `x0` over `plot` pixels: the x of each exchange's start (a step between starts is linear, at
+ * least MIN_STEP pixels; an idle stretch over BREAK_MS is a break of BREAK_PX), the breaks, and the x of any instant.
+ */
+function timeAxis(sorted, x0, plot) {
   const steps = sorted.slice(1).map((entry, i) => Math.max(0, startOf(entry) - startOf(sorted[i])));
   const linear = steps.reduce((sum, ms) => sum + (ms > BREAK_MS ? 0 : ms), 0);
   const breakCount = steps.filter((ms) => ms > BREAK_MS).length;
@@ -118,18 +110,11 @@ export function layoutTimeline(entries, { width = 900, labelWidth = 150, labelsA
     }
     return x0;
   };
+  return { x0, plot, steps, scale, xs, breaks, xAt };
+}
 
-  const marks = sorted.map((entry, i) => ({
-    seq: entry.seq,
-    key: laneKey(entry),
-    x: xs[i],
-    xEnd: Math.max(xs[i], xAt(endOf(entry))),
-    y: lanes[laneIndex.get(laneKey(entry))].y,
-    outcome: entry.verdict?.outcome,
-    status: entry.response?.status,
-    time: entry.time,
-  }));
-
+/** The gap before each exchange that follows a failed one in its lane, labelled with the wait and flagged when too soon. */
+function retryGaps(sorted, marks) {
   const gaps = [];
   const previous = new Map();
   const lastLabel = new Map();
@@ -146,36 +131,66 @@ export function layoutTimeline(entries, { width = 900, labelWidth = 150, labelsA
     const x1 = marks[prior.i].xEnd;
     const x2 = marks[i].x;
     const mid = (x1 + x2) / 2;
+    // Labels closer than LABEL_SPACE in one lane alternate between two heights, so they do not overlap.
     const last = lastLabel.get(key);
     const level = last && mid - last.x < LABEL_SPACE ? 1 - last.level : 0;
     lastLabel.set(key, { x: mid, level });
     const origin = originNote(entry, prior.entry);
     gaps.push({ key, from: prior.entry.seq, to: entry.seq, x1, x2, y: marks[i].y, ms, label: gapLabel(ms), tooSoon, followUp, advisedMs, after: outcome ?? `HTTP ${prior.entry.response?.status}`, level, ...(origin ? { origin } : {}) });
   });
+  return gaps;
+}
 
+/** Ticks inside each unbroken stretch, at round offsets from the first exchange, at least 60 pixels apart. */
+function axisTicks(sorted, { x0, plot, steps, scale, xs, xAt }) {
   const ticks = [];
-  if (scale > 0 && sorted.length > 0) {
-    const step = niceStep(1 / scale);
-    const t0 = sorted.length ? startOf(sorted[0]) : 0;
-    let lastX = -Infinity;
-    // Ticks inside each unbroken stretch, at round offsets from the first exchange.
-    let segmentStart = 0;
-    for (let i = 0; i <= steps.length; i++) {
-      if (i < steps.length && steps[i] <= BREAK_MS) continue;
-      const from = startOf(sorted[segmentStart]) - t0;
-      // The last stretch is labelled to the right edge, so a short run's axis reads across the whole width.
-      const edge = startOf(sorted[i]) + Math.min((x0 + plot - xs[i]) / scale, BREAK_MS);
-      const to = (i < steps.length ? startOf(sorted[i]) : Math.max(endOf(sorted[i]), edge)) - t0;
-      for (let offset = Math.ceil(from / step) * step; offset <= to; offset += step) {
-        const x = xAt(t0 + offset);
-        if (x - lastX < 60) continue;
-        ticks.push({ x, label: offset === 0 ? "0" : gapLabel(offset).slice(1) });
-        lastX = x;
-      }
-      segmentStart = i + 1;
+  if (scale <= 0 || sorted.length === 0) return ticks;
+  const step = niceStep(1 / scale);
+  const t0 = startOf(sorted[0]);
+  let lastX = -Infinity;
+  let segmentStart = 0;
+  for (let i = 0; i <= steps.length; i++) {
+    if (i < steps.length && steps[i] <= BREAK_MS) continue;
+    const from = startOf(sorted[segmentStart]) - t0;
+    // The last stretch is labelled to the right edge, so a short run's axis reads across the whole width.
+    const edge = startOf(sorted[i]) + Math.min((x0 + plot - xs[i]) / scale, BREAK_MS);
+    const to = (i < steps.length ? startOf(sorted[i]) : Math.max(endOf(sorted[i]), edge)) - t0;
+    for (let offset = Math.ceil(from / step) * step; offset <= to; offset += step) {
+      const x = xAt(t0 + offset);
+      if (x - lastX < 60) continue;
+      ticks.push({ x, label: offset === 0 ? "0" : gapLabel(offset).slice(1) });
+      lastX = x;
     }
+    segmentStart = i + 1;
   }
+  return ticks;
+}
 
+/**
+ * Lays out the entries. `width` is the space available; the picture grows wider (and scrolls) when marks would
+ * otherwise sit closer than MIN_STEP pixels. Lane labels sit in a column `labelWidth` wide, or, with `labelsAbove`
+ * (for narrow screens), in full above each lane, so that the time axis gets the whole width.
+ * @param {any[]} entries
+ * @param {{ width?: number, labelWidth?: number, labelsAbove?: boolean }} [options]
+ */
+export function layoutTimeline(entries, { width = 900, labelWidth = 150, labelsAbove = false } = {}) {
+  const sorted = entries
+    .filter((entry) => Number.isFinite(startOf(entry)))
+    .sort((a, b) => startOf(a) - startOf(b) || a.seq - b.seq);
+  const { lanes, laneOf, laneHeight } = layoutLanes(sorted, labelsAbove);
+  if (labelsAbove) labelWidth = 0;
+  const x0 = labelWidth + 16;
+  const axis = timeAxis(sorted, x0, Math.max(width - x0 - 24, 120));
+  const marks = sorted.map((entry, i) => ({
+    seq: entry.seq,
+    key: laneKey(entry),
+    x: axis.xs[i],
+    xEnd: Math.max(axis.xs[i], axis.xAt(endOf(entry))),
+    y: laneOf.get(laneKey(entry)).y,
+    outcome: entry.verdict?.outcome,
+    status: entry.response?.status,
+    time: entry.time,
+  }));
   const right = Math.max(...marks.map((m) => m.xEnd), x0) + 24;
   return {
     width: Math.max(width, Math.ceil(right)),
@@ -185,8 +200,8 @@ export function layoutTimeline(entries, { width = 900, labelWidth = 150, labelsA
     labelsAbove,
     lanes,
     marks,
-    gaps,
-    breaks,
-    ticks,
+    gaps: retryGaps(sorted, marks),
+    breaks: axis.breaks,
+    ticks: axisTicks(sorted, axis),
   };
 }
