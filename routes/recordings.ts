@@ -5,6 +5,7 @@ import { randomHex } from "../src/base/random-id.ts";
 import { readCapped } from "../src/base/read-body.ts";
 import { harRecording, HarSchema } from "../src/recording/har.ts";
 import { recordingStub, uploadName } from "../src/session/recording-stub.ts";
+import { RECORDING_SCENARIO_ID } from "../scenarios/index.ts";
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 
@@ -31,7 +32,7 @@ export const recordingRoutes = new Hono<{ Bindings: Env }>()
     }
     const id = randomHex(16);
     await recordingStub(c.env, uploadName(id)).storeUpload(recording);
-    const replay = { scenario: "replay", params: { har: id } };
+    const replay = { scenario: RECORDING_SCENARIO_ID, params: { har: id } };
     return c.json({ id, exchanges: recording.exchanges.length, skipped, replay }, 201);
   })
   .delete("/:id", async (c) => {

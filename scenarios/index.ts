@@ -58,6 +58,21 @@ export function findScenario(id: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.id === id);
 }
 
+/** Whether the scenario with this id answers from a recording (its declared trait); false for an unknown id. */
+export function answersFromRecording(id: string): boolean {
+  return findScenario(id)?.answersFromRecording === true;
+}
+
+/** The id of the scenario an uploaded recording is replayed with: the one that declares it answers from a recording. */
+export const RECORDING_SCENARIO_ID: string = recordingScenarioId();
+
+function recordingScenarioId(): string {
+  const found = SCENARIOS.filter((s) => s.answersFromRecording);
+  // A programming error, caught first by test/scenarios/traits.test.ts: recordings would have nothing to replay them.
+  if (found.length !== 1) throw new Error(`exactly one scenario must answer from a recording, not ${found.length}`);
+  return found[0]!.id;
+}
+
 /** The full params schema of a scenario: its own fields, the common ones, and no unknown keys. */
 export function paramsSchema(scenario: Scenario): z.ZodObject {
   const own = scenario.params as unknown as z.ZodObject;

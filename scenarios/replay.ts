@@ -10,6 +10,7 @@ export default defineScenario({
   title: "Replay a recording",
   summary: "Answers every request from a recorded session or an uploaded HAR, matched by method, tool and arguments, with no upstream; add faults on top with the session's \"faults\".",
   layer: "application",
+  answersFromRecording: true,
   params: z.object({
     from: z.string().regex(/^[a-z0-9-]{3,64}$/, "must be a session id").optional().describe("The id of a session created with \"record\": true"),
     har: z.string().regex(/^[0-9a-f]{32}$/, "must be an id from POST /api/recordings").optional().describe("The id of a HAR uploaded with POST /api/recordings"),

@@ -13,6 +13,7 @@ export default defineScenario({
   summary:
     "tools/call of a destructive tool (place_order), or of the tools listed, gets HTTP 403 with WWW-Authenticate: Bearer error=\"insufficient_scope\", scope, resource_metadata and error_description (2025-11-25 and 2026-07-28 step-up authorization). Everything else succeeds. With authorizationServer=builtin (default) the session runs a real OAuth 2.1 authorization server (docs/oauth.md): requests need one of its tokens (401 otherwise, naming faultline:read), and a call passes once the token carries the scope, so the client must step up; the challenge names every scope the call needs, the token's and the new one. With none, any token passes and denials=N refuses only the first N such calls, as if the client's step-up then worked.",
   layer: "transport",
+  needs: { oauthServer: true },
   params: z.object({
     scope: challengeScope().default("faultline:write").describe("The scope the challenge asks for"),
     tools: z.array(z.string().min(1)).min(1).optional().describe("Tools that need the scope (default: the destructive ones)"),

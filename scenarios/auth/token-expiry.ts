@@ -10,6 +10,7 @@ export default defineScenario({
   summary:
     "Each bearer token is good for `uses` requests: request uses+1 and every later one carrying the same token gets HTTP 401 with WWW-Authenticate: Bearer error=\"invalid_token\", resource_metadata=… . A different token starts a fresh count, so a client that refreshes goes on. With authorizationServer=builtin (default) tokens come from the session's own OAuth server (docs/oauth.md), which also refuses tokens it did not issue; with none, any token counts. Requests without a token get a 401 without an error code. Counts are keyed by an HMAC of the token under a per-session random key, never the token.",
   layer: "transport",
+  needs: { oauthServer: true },
   params: z.object({
     uses: z.number().int().min(1).max(10_000).default(5).describe("Requests each token is good for"),
     scope: ChallengeScopeSchema,

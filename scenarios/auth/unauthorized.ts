@@ -10,6 +10,7 @@ export default defineScenario({
   summary:
     "HTTP 401 with WWW-Authenticate: Bearer resource_metadata=\"<origin>/.well-known/oauth-protected-resource/s/<id>/mcp\" (and scope when set). With authorizationServer=builtin (default) the session runs a real OAuth 2.1 authorization server (docs/oauth.md) and only its own unexpired tokens for this MCP URL pass; others get error=\"invalid_token\". With authorizationServer=none any bearer token passes. when=missing_token (default): only requests without a valid token are refused. when=always: every request is refused, those with a token with error=\"invalid_token\".",
   layer: "transport",
+  needs: { oauthServer: true },
   params: z.object({
     when: z.enum(["missing_token", "always"]).default("missing_token").describe("Refuse requests without a (valid) bearer token, or every request"),
     scope: ChallengeScopeSchema,

@@ -1,11 +1,12 @@
 import { retryAfter } from "../classify/index.ts";
+import { TIMING, TRANSIENT_HTTP_STATUSES } from "../wire/facts.ts";
 import { type Check, type Observation, observe, type RetrySeen, summarize, withRetry } from "./check.ts";
 import { type Exchange, gapMs, label, nextByKey, retrySeen, sameCallKey } from "./exchange.ts";
 
-/** Statuses a client may retry after a wait (the classifier's transient set). */
-export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
-/** A retry sooner than this after a failure without Retry-After has no backoff at all. */
-export const NO_BACKOFF_MS = 100;
+/** Statuses a client may retry after a wait: the classifier's transient set, from the wire facts. */
+export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set(TRANSIENT_HTTP_STATUSES);
+/** A retry sooner than this after a failure without Retry-After has no backoff at all (the dashboard draws the same). */
+export const NO_BACKOFF_MS = TIMING.noBackoffMs;
 /** More retries of one call in a row than this is a retry storm. */
 export const MAX_RETRIES = 3;
 /** Slack for clock granularity and for clients that start waiting when the headers arrive, not the body's end. */

@@ -4,10 +4,10 @@ import { SpecRef } from "./findings.ts";
 import { isRecord } from "./json.ts";
 import type { ProtocolVersion, RetryDecision } from "./verdict.ts";
 import { isModern } from "./version.ts";
+import { ERROR_CODES as E, jsonRpcErrorName } from "../wire/facts.ts";
 
 /** What a JSON-RPC error code tells the client to do. */
 export interface ErrorAdvice {
-  name: string;
   decision: RetryDecision;
   reason: string;
   /** True when the code alone says what to do, so it overrides a generic 4xx "do not retry". */
@@ -16,31 +16,18 @@ export interface ErrorAdvice {
   details?: Record<string, unknown>;
 }
 
-/** Well-known codes and their names, for messages. */
-const ERROR_CODE_NAMES: ReadonlyMap<number, string> = new Map([
-  [-32700, "Parse error"],
-  [-32600, "Invalid request"],
-  [-32601, "Method not found"],
-  [-32602, "Invalid params"],
-  [-32603, "Internal error"],
-  [-32002, "Resource not found"],
-  [-32042, "URL elicitation required"],
-  [-32020, "HeaderMismatch"],
-  [-32021, "MissingRequiredClientCapability"],
-  [-32022, "UnsupportedProtocolVersion"],
-]);
-
+/** The name of a code for messages, from the wire facts' one table (src/wire/facts.ts). */
 export function errorCodeName(code: number): string {
-  return ERROR_CODE_NAMES.get(code) ?? "unknown code";
+  return jsonRpcErrorName(code) ?? "unknown code";
 }
 
-const MODERN_ONLY = new Set([-32020, -32021, -32022]);
+const MODERN_ONLY: ReadonlySet<number> = new Set([E.HeaderMismatch, E.MissingRequiredClientCapability, E.UnsupportedProtocolVersion]);
 // 2026 status pairing: -32601 goes with 404, the version/header/capability errors with 400.
 const REQUIRED_STATUS_2026: ReadonlyMap<number, number> = new Map([
-  [-32601, 404],
-  [-32020, 400],
-  [-32021, 400],
-  [-32022, 400],
+  [E.MethodNotFound, 404],
+  [E.HeaderMismatch, 400],
+  [E.MissingRequiredClientCapability, 400],
+  [E.UnsupportedProtocolVersion, 400],
 ]);
 
 function supportedList(data: unknown): string[] | undefined {
@@ -65,51 +52,47 @@ export function adviseError(error: JsonRpcError, version: ProtocolVersion, statu
     findings.error(
       "STATUS_CODE_MISMATCH",
       `Error ${code} (${errorCodeName(code)}) MUST be sent with HTTP ${required}, not ${status}.`,
-      code === -32601 ? SpecRef.s26VersionHeader : SpecRef.s26ServerValidation,
+      code === E.MethodNotFound ? SpecRef.s26VersionHeader : SpecRef.s26ServerValidation,
     );
   }
 
   switch (code) {
-    case -32700:
-    case -32600:
+    case E.ParseError:
+    case E.InvalidRequest:
       return {
-        name: errorCodeName(code),
         decision: "do-not-retry",
         reason: "The server could not read the request itself; sending the same bytes again fails again. Fix the client.",
         specific: true,
       };
-    case -32601:
-      return { name: "Method not found", decision: "do-not-retry", reason: "The server does not implement this method (or it is gated behind a capability it did not advertise).", specific: true };
-    case -32602:
+    case E.MethodNotFound:
+      return { decision: "do-not-retry", reason: "The server does not implement this method (or it is gated behind a capability it did not advertise).", specific: true };
+    case E.InvalidParams:
       // The 2025 lifecycle's "Unsupported protocol version" example is -32602 with data {supported, requested}.
-      if (supportedList(data) !== undefined) return { ...unsupportedVersion(code, data, findings, false), name: "Invalid params" };
+      if (supportedList(data) !== undefined) return unsupportedVersion(code, data, findings, false);
       return {
-        name: "Invalid params",
         decision: "fix-input",
         reason: "The request's params are invalid (unknown tool, bad arguments, bad cursor or missing _meta); fix them before sending again.",
         specific: true,
       };
-    case -32603:
-      return { name: "Internal error", decision: "investigate", reason: "The server failed internally; the call may have had effects, so do not replay it blindly.", specific: false };
-    case -32002:
+    case E.InternalError:
+      return { decision: "investigate", reason: "The server failed internally; the call may have had effects, so do not replay it blindly.", specific: false };
+    case E.ResourceNotFound:
       if (modern) {
         findings.warning("RETIRED_ERROR_CODE", "-32002 (resource not found) MUST NOT be emitted in 2026-07-28 (use -32602); clients SHOULD still accept it.", SpecRef.s26ErrorCodes);
       }
-      return { name: "Resource not found", decision: "do-not-retry", reason: "The resource does not exist; retrying the same URI will not help.", specific: true };
-    case -32042:
+      return { decision: "do-not-retry", reason: "The resource does not exist; retrying the same URI will not help.", specific: true };
+    case E.UrlElicitationRequired:
       return urlElicitation(version, data, findings);
-    case -32020:
+    case E.HeaderMismatch:
       return {
-        name: "HeaderMismatch",
         decision: "fix-input",
         reason: "The Mcp-* headers do not match the body. Re-fetch tools/list (x-mcp-header annotations), rebuild the headers from the body, then send again once.",
         specific: true,
       };
-    case -32021: {
+    case E.MissingRequiredClientCapability: {
       const details = isRecord(data) && isRecord(data.requiredCapabilities) ? { requiredCapabilities: data.requiredCapabilities } : undefined;
       if (details === undefined) findings.warning("ERROR_DATA_MISSING", "-32021 MUST carry data.requiredCapabilities.", SpecRef.s26ErrorCodes);
       const out: ErrorAdvice = {
-        name: "MissingRequiredClientCapability",
         decision: "renegotiate",
         reason: "The request needs a client capability that was not declared. Declare it in _meta clientCapabilities if the client supports it and send again; otherwise do not retry.",
         specific: true,
@@ -117,7 +100,7 @@ export function adviseError(error: JsonRpcError, version: ProtocolVersion, statu
       if (details) out.details = details;
       return out;
     }
-    case -32022:
+    case E.UnsupportedProtocolVersion:
       return unsupportedVersion(code, data, findings, false);
     default:
       break;
@@ -139,7 +122,7 @@ export function adviseError(error: JsonRpcError, version: ProtocolVersion, statu
   } else if (code <= -32000 && code >= -32768) {
     findings.warning("JSONRPC_RESERVED_CODE", `Error ${code} is in the JSON-RPC reserved range but is not a defined code.`, SpecRef.jsonRpcResponse);
   }
-  return { name: errorCodeName(code), decision: "investigate", reason: `Error ${code} has no meaning the client can act on; report it rather than replaying the call.`, specific: false };
+  return { decision: "investigate", reason: `Error ${code} has no meaning the client can act on; report it rather than replaying the call.`, specific: false };
 }
 
 function unsupportedVersion(code: number, data: unknown, findings: Findings, legacyCode: boolean): ErrorAdvice {
@@ -155,7 +138,6 @@ function unsupportedVersion(code: number, data: unknown, findings: Findings, leg
     findings.warning("ERROR_DATA_MISSING", `${code} MUST carry data.supported (the server's versions) and data.requested.`, SpecRef.s26Versioning);
   }
   const out: ErrorAdvice = {
-    name: "UnsupportedProtocolVersion",
     decision: "renegotiate",
     reason: "The server does not implement the requested protocol version; pick a version from data.supported that the client also speaks and send again.",
     specific: true,
@@ -174,7 +156,6 @@ function urlElicitation(version: ProtocolVersion, data: unknown, findings: Findi
   if (version === "2025-11-25") {
     const count = isRecord(data) && Array.isArray(data.elicitations) ? data.elicitations.length : 0;
     return {
-      name: "URL elicitation required",
       decision: "follow-up",
       reason: `Complete the ${count} URL elicitation(s) in error.data.elicitations, then send the request again.`,
       specific: true,
@@ -185,5 +166,5 @@ function urlElicitation(version: ProtocolVersion, data: unknown, findings: Findi
   } else {
     findings.warning("ERROR_CODE_NOT_IN_VERSION", "-32042 (URL elicitation required) exists only in 2025-11-25.", SpecRef.s1125UrlElicitation);
   }
-  return { name: "URL elicitation required", decision: "investigate", reason: "-32042 is not defined in this protocol version.", specific: false };
+  return { decision: "investigate", reason: "-32042 is not defined in this protocol version.", specific: false };
 }

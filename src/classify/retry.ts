@@ -8,6 +8,7 @@ import type { RequestInfo } from "./request.ts";
 import { readRetryAfter } from "./retry-after.ts";
 import type { ProtocolVersion, RetryAdvice, RetryDecision } from "./verdict.ts";
 import { isModern } from "./version.ts";
+import type { TransientHttpStatus } from "../wire/facts.ts";
 
 /** Default bounded retry: at most 2 retries, exponential backoff with jitter starting at 200 ms. */
 export const DEFAULT_MAX_ATTEMPTS = 2;
@@ -56,8 +57,9 @@ export interface StatusAdvice {
   challenge?: Challenge;
 }
 
+// What each of TRANSIENT_HTTP_STATUSES (src/wire/facts.ts) means; the type holds the keys to exactly that list.
 // 500 is retried conditionally but only once: it is as often a persistent bug as a transient fault.
-const TRANSIENT: Readonly<Record<number, string>> = {
+const TRANSIENT: Readonly<Record<TransientHttpStatus, string>> = {
   408: "The server timed out waiting for the request (408).",
   429: "The server is rate limiting (429).",
   500: "The server failed (500); this may be transient or a persistent bug.",
@@ -83,7 +85,7 @@ export function adviseHttpStatus(input: StatusInput): StatusAdvice {
     findings.info("SESSION_ID_IGNORED_2026", "The request carried Mcp-Session-Id, but 2026-07-28 has no sessions; this 404 is not a session expiry.", SpecRef.s26Statelessness);
   }
 
-  const transient = TRANSIENT[status] ?? (status >= 500 && status !== 501 && status !== 505 ? `The server failed (${status}).` : undefined);
+  const transient = (TRANSIENT as Readonly<Record<number, string | undefined>>)[status] ?? (status >= 500 && status !== 501 && status !== 505 ? `The server failed (${status}).` : undefined);
   if (transient !== undefined || status === 413) {
     const wait = readRetryAfter(headers, input.now, findings);
     if (transient !== undefined) return { retry: conditional(transient, wait.afterMs, status === 500 ? 1 : DEFAULT_MAX_ATTEMPTS) };

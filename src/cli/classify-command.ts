@@ -1,9 +1,12 @@
 import { parseArgs } from "node:util";
-import { classify } from "../classify/index.ts";
+import { classify, OUTCOMES } from "../classify/index.ts";
 import { summarize, type LabelledVerdict } from "./classify-summary.ts";
 import { readInput, toInput } from "./classify-input.ts";
 import { EXIT, UsageError } from "./errors.ts";
 import { outputWidth } from "./wrap.ts";
+
+/** The outcomes the classifier's table counts as success: the exit status is 0 when every verdict has one. */
+const SUCCESS: ReadonlySet<string> = new Set(Object.entries(OUTCOMES).filter(([, traits]) => traits.success).map(([outcome]) => outcome));
 
 export const CLASSIFY_USAGE = `Usage: faultline classify [options] [FILE|-]
 
@@ -23,11 +26,9 @@ Options:
   --protocol-version VERSION  raw HTTP only: the negotiated MCP protocol version
   -h, --help                  print this help
 
-Exit status: 0 when every outcome is TOOL_SUCCESS or NOTIFICATION_ACCEPTED,
+Exit status: 0 when every outcome is ${[...SUCCESS].join(" or ")},
 1 when any outcome is not, 2 for usage or input errors.
 `;
-
-const SUCCESS = new Set(["TOOL_SUCCESS", "NOTIFICATION_ACCEPTED"]);
 
 /** `faultline classify`: prints a verdict per exchange; the exit status says whether all of them succeeded. */
 export async function classifyCommand(args: string[]): Promise<number> {

@@ -21,7 +21,7 @@ import session from "./client/session.client.js" with { type: "text" };
 import timelineLayout from "./client/timeline-layout.client.js" with { type: "text" };
 import timeline from "./client/timeline.client.js" with { type: "text" };
 import verdictView from "./client/verdict-view.client.js" with { type: "text" };
-import { outcomeCss, outcomeTableModule } from "./outcome-assets.ts";
+import { GENERATED_MODULES, outcomeCss } from "./outcome-assets.ts";
 
 export interface Asset {
   body: string;
@@ -50,7 +50,6 @@ export const ASSETS: ReadonlyMap<string, Asset> = new Map<string, Asset>([
     journal,
     "json-view": jsonView,
     outcomes,
-    "outcome-table": outcomeTableModule,
     params,
     picker,
     session,
@@ -58,6 +57,7 @@ export const ASSETS: ReadonlyMap<string, Asset> = new Map<string, Asset>([
     timeline,
     "verdict-view": verdictView,
   }).map(([name, body]): [string, Asset] => [`${name}.client.js`, { body, contentType: JS }]),
+  ...Object.entries(GENERATED_MODULES).map(([name, body]): [string, Asset] => [name, { body, contentType: JS }]),
 ]);
 
 /** A weak validator for an asset: FNV-1a over its text, so a redeploy with new files changes every ETag. */

@@ -48,6 +48,21 @@ export interface DecideInput<P> {
 
 export type Layer = "transport" | "protocol" | "interaction" | "application";
 
+/**
+ * What a scenario needs of its session beyond the MCP endpoint. Declared on the scenario, so that the session, the
+ * OAuth server and the proxy read it from there and never from the id; test/scenarios/traits.test.ts checks each
+ * declaration against what the scenario's decide() reads.
+ */
+export interface ScenarioNeeds {
+  /** An OAuth 2.1 authorization server of the session's own (src/oauth/): its params carry OAUTH_PARAMS, and `request.bearer` is filled in. */
+  oauthServer?: true;
+  /**
+   * MCP sessions Faultline opened itself: it reads `counters.mcpSession`, which counts only those, so it cannot run in
+   * front of an upstream (which owns the MCP sessions).
+   */
+  ownMcpSessions?: true;
+}
+
 /** A scenario decides which fault, if any, applies to each request; it never performs one. */
 export interface Scenario<P = unknown> {
   id: string;
@@ -63,6 +78,13 @@ export interface Scenario<P = unknown> {
   /** Method handlers this scenario adds or replaces (resources, prompts, ...). */
   handlers?: (params: P) => Record<string, Handler>;
   decide?(input: DecideInput<P>): Decision | undefined;
+  /** What it needs of its session; nothing when absent. */
+  needs?: ScenarioNeeds;
+  /**
+   * It answers every request from a recording (src/recording/) instead of the handler, and decides no fault itself
+   * (a session's `faults` adds one); its params name the recording (`from` or `har`).
+   */
+  answersFromRecording?: true;
 }
 
 /** Keeps the params type of one scenario while the registry holds many. */

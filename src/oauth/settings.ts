@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Scenario } from "../mcp/scenario.ts";
 
 /** The scopes every auth scenario's authorization server grants; a scenario's own `scope` param adds its tokens. */
 export const BASE_SCOPES = ["faultline:read", "faultline:write"] as const;
@@ -6,7 +7,7 @@ export const BASE_SCOPES = ["faultline:read", "faultline:write"] as const;
 /** The scope granted when a client asks for none, and the one the builtin challenges name by default. */
 export const DEFAULT_SCOPE = "faultline:read";
 
-/** The params every auth.* scenario takes besides its own (spread into its zod object). */
+/** The params every scenario that needs the OAuth server takes besides its own (spread into its zod object). */
 export const OAUTH_PARAMS = {
   authorizationServer: z
     .enum(["builtin", "none"])
@@ -26,9 +27,12 @@ export interface OAuthSettings {
 
 const AccessSchema = z.object(OAUTH_PARAMS).partial().passthrough();
 
-/** The settings of a session running `scenario` with `params`, or undefined when it runs no authorization server. */
-export function oauthSettings(scenario: string, params: Record<string, unknown>): OAuthSettings | undefined {
-  if (!scenario.startsWith("auth.")) return undefined;
+/**
+ * The settings of a session running `scenario` with `params`, or undefined when it runs no authorization server: its
+ * scenario declares no need of one, or its params turn it off.
+ */
+export function oauthSettings(scenario: Pick<Scenario, "needs"> | undefined, params: Record<string, unknown>): OAuthSettings | undefined {
+  if (scenario?.needs?.oauthServer !== true) return undefined;
   const parsed = AccessSchema.safeParse(params);
   const p = parsed.success ? parsed.data : {};
   if ((p.authorizationServer ?? "builtin") !== "builtin") return undefined;

@@ -1,9 +1,6 @@
 import { z } from "zod";
 import { EffectsSchema } from "../mcp/facts.ts";
 
-/** The id of the scenario that answers from a recording (scenarios/replay.ts). */
-export const REPLAY_SCENARIO = "replay";
-
 /**
  * A recording: the exchanges of one session kept whole (not cut at the journal's display cap) for a replay. Bounded
  * by its own limits: past RECORDING_LIMITS.bodyBytes a body is cut, past RECORDING_LIMITS.sessionBytes an exchange is

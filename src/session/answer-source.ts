@@ -4,7 +4,6 @@ import { builtinSource, toolsFor } from "../mcp/builtin.ts";
 import type { ActiveScenario } from "../mcp/runtime.ts";
 import type { AnswerSource } from "../mcp/source.ts";
 import { proxySource } from "../proxy/source.ts";
-import { REPLAY_SCENARIO } from "../recording/exchange.ts";
 import { replaySource, type ReplayStore } from "../recording/replay.ts";
 import type { SessionRecord } from "./record.ts";
 
@@ -15,7 +14,7 @@ import type { SessionRecord } from "./record.ts";
  */
 export function answerSource(record: SessionRecord, active: ActiveScenario, recording: ReplayStore): { active: ActiveScenario; source: AnswerSource<UpstreamSide> } {
   if (record.upstream) return { active, source: proxySource(record.upstream) };
-  if (record.scenario !== REPLAY_SCENARIO) return { active, source: builtinSource(active) };
+  if (!active.scenario.answersFromRecording) return { active, source: builtinSource(active) };
   const faults = record.faults ? findScenario(record.faults.scenario) : undefined;
   const deciding = faults && record.faults ? { scenario: faults, params: record.faults.params } : active;
   return { active: deciding, source: replaySource(recording, active.params.timing === "fast" ? "fast" : "recorded", toolsFor(deciding)) };

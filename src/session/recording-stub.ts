@@ -1,7 +1,8 @@
 import { ApiError, invalidRequest } from "../api-error.ts";
 import type { Remote } from "./remote.ts";
 import type { SessionObject } from "./session-object.ts";
-import { REPLAY_SCENARIO, type Recording } from "../recording/exchange.ts";
+import { answersFromRecording, RECORDING_SCENARIO_ID } from "../../scenarios/index.ts";
+import type { Recording } from "../recording/exchange.ts";
 
 type RecordingApi = Remote<Pick<SessionObject, "recordingCopy" | "loadReplay" | "storeUpload" | "eraseUpload">>;
 
@@ -16,14 +17,14 @@ export const uploadName = (id: string) => `upload:${id}`;
 /**
  * Checks a session's replay settings at creation and fetches the recording it will answer from: `faults` only on a
  * replay, exactly one of `from` and `har`, a recording that exists and is whole. Every refusal is a 400 that names
- * the field and the rule. Undefined for a session that is not a replay.
+ * the field and the rule. Undefined for a session that is not a replay (a scenario that declares no answersFromRecording).
  */
 export async function replaySource(env: Env, scenario: string, params: Record<string, unknown>, faults?: { scenario: string }): Promise<Recording | undefined> {
-  if (scenario !== REPLAY_SCENARIO) {
-    if (faults) throw invalidRequest([{ path: "faults", rule: "replay_only", message: `faults go on a replay session (scenario "replay"); for ${scenario} choose the fault scenario itself` }]);
+  if (!answersFromRecording(scenario)) {
+    if (faults) throw invalidRequest([{ path: "faults", rule: "replay_only", message: `faults go on a replay session (scenario "${RECORDING_SCENARIO_ID}"); for ${scenario} choose the fault scenario itself` }]);
     return undefined;
   }
-  if (faults?.scenario === REPLAY_SCENARIO) throw invalidRequest([{ path: "faults.scenario", rule: "not_replay", message: "a replay cannot be the fault scenario of a replay" }]);
+  if (faults && answersFromRecording(faults.scenario)) throw invalidRequest([{ path: "faults.scenario", rule: "not_replay", message: "a replay cannot be the fault scenario of a replay" }]);
   const { from, har } = params as { from?: string; har?: string };
   if ((from === undefined) === (har === undefined)) {
     throw invalidRequest([{ path: "params.from", rule: "one_source", message: "give exactly one of params.from (a recorded session's id) and params.har (an uploaded HAR's id)" }]);

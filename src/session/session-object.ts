@@ -247,7 +247,7 @@ export class SessionObject extends DurableObject<Env> {
     }
     const scenario = findScenario(record.scenario);
     if (!scenario) return finished(), mcpEndpointError(409, `Scenario '${record.scenario}' no longer exists: choose another with PUT /api/sessions/${record.id}/scenario`);
-    const bearer = sessionBearer(request, record, this.sql, this.env);
+    const bearer = sessionBearer(request, scenario, this.sql, this.env);
     const { active, source } = answerSource(record, { scenario, params: record.params, ...(bearer ? { bearer } : {}) }, this.recording);
     const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), source);
     const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), this.redaction) : handled;
@@ -269,7 +269,8 @@ export class SessionObject extends DurableObject<Env> {
 
   /** The session's OAuth authorization server and protected-resource metadata (src/oauth/). */
   oauth(request: Request, endpoint: OAuthEndpoint, prefix: string): Promise<Response> {
-    return serveSessionOAuth(request, endpoint, prefix, this.record(), this.sql, this.env);
+    const record = this.record();
+    return serveSessionOAuth(request, endpoint, prefix, record && findScenario(record.scenario), record?.params ?? {}, this.sql, this.env);
   }
 
   /**
@@ -424,7 +425,7 @@ export class SessionObject extends DurableObject<Env> {
       checks.push(...family(all));
       await yieldThread();
     }
-    checks.push(...authChecks(all, sessionGrantEvents(this.sql, record, all[0]?.start ?? Date.now())));
+    checks.push(...authChecks(all, sessionGrantEvents(this.sql, findScenario(record.scenario), record.params, all[0]?.start ?? Date.now())));
     return { scenario: record.scenario, checks };
   }
 }

@@ -1,33 +1,13 @@
 import { z } from "zod";
+import { ERROR_CODES, jsonRpcErrorName } from "./facts.ts";
 
-/** JSON-RPC and MCP error codes used on the wire. */
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
-} as const;
-
-/** What each code means: JSON-RPC 2.0's standard errors (section 5.1) and MCP's own. */
-const ERROR_MEANINGS: Record<number, string> = {
-  [ErrorCode.ParseError]: "Parse error",
-  [ErrorCode.InvalidRequest]: "Invalid Request",
-  [ErrorCode.MethodNotFound]: "Method not found",
-  [ErrorCode.InvalidParams]: "Invalid params",
-  [ErrorCode.InternalError]: "Internal error",
-  [ErrorCode.HeaderMismatch]: "Header mismatch",
-  [ErrorCode.MissingRequiredClientCapability]: "Missing required client capability",
-  [ErrorCode.UnsupportedProtocolVersion]: "Unsupported protocol version",
-};
+/** JSON-RPC and MCP error codes used on the wire (a view of JSONRPC_ERRORS, their one table). */
+export const ErrorCode = ERROR_CODES;
 
 /** The message of an injected error whose scenario named none: it follows the code, so -32603 never says "Invalid params". */
 export function injectedErrorMessage(code: number): string {
   // JSON-RPC 2.0 reserves -32000 to -32099 for implementation-defined server errors.
-  const meaning = ERROR_MEANINGS[code] ?? (code <= -32000 && code >= -32099 ? "Server error" : "Error");
+  const meaning = jsonRpcErrorName(code) ?? (code <= -32000 && code >= -32099 ? "Server error" : "Error");
   return `${meaning} (injected by Faultline)`;
 }
 

@@ -1,18 +1,20 @@
-// Node imports the dashboard's browser modules from disk, as the browser imports them from /assets/. The one module
-// that is not a file, outcome-table.client.js, is generated from the classifier's table: this hook hands Node the
-// same text the dashboard serves. Import this file before importing a browser module.
+// Node imports the dashboard's browser modules from disk, as the browser imports them from /assets/. The modules that
+// are not files (outcome-table.client.js, wire-facts.client.js) are generated from the tables they carry: this hook
+// hands Node the same text the dashboard serves. Import this file before importing a browser module.
 import { registerHooks } from "node:module";
-import { outcomeTableModule } from "../../src/dashboard/outcome-assets.ts";
+import { GENERATED_MODULES } from "../../src/dashboard/outcome-assets.ts";
 
-const GENERATED = "faultline:outcome-table.client.js";
+const SCHEME = "faultline:";
 
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    if (specifier.endsWith("/outcome-table.client.js")) return { url: GENERATED, shortCircuit: true };
+    const name = specifier.slice(specifier.lastIndexOf("/") + 1);
+    if (Object.hasOwn(GENERATED_MODULES, name)) return { url: `${SCHEME}${name}`, shortCircuit: true };
     return nextResolve(specifier, context);
   },
   load(url, context, nextLoad) {
-    if (url === GENERATED) return { format: "module", source: outcomeTableModule, shortCircuit: true };
+    const source = url.startsWith(SCHEME) ? GENERATED_MODULES[url.slice(SCHEME.length)] : undefined;
+    if (source !== undefined) return { format: "module", source, shortCircuit: true };
     return nextLoad(url, context);
   },
 });

@@ -2,12 +2,13 @@
 // can import it. Time runs along x (long idle stretches are cut to a fixed-width break), one lane per
 // method + tool, and the wait before each retry of a failed call is measured and flagged when it is too short.
 import { OUTCOMES } from "./outcome-table.client.js";
+import { TIMING } from "./wire-facts.client.js";
 
 /** Idle stretches longer than this are drawn as a break of BREAK_PX pixels. */
 export const BREAK_MS = 5_000;
 const BREAK_PX = 34;
-/** A retry sooner than this after a failure, with no Retry-After asked, counts as "no backoff". */
-export const MIN_BACKOFF_MS = 100;
+/** A retry sooner than this after a failure, with no Retry-After asked, counts as "no backoff" (the checks' threshold). */
+export const MIN_BACKOFF_MS = TIMING.noBackoffMs;
 const LANE_HEIGHT = 34;
 /** With labels above the lanes (narrow screens), each lane gets this much more height for its label. */
 const LABEL_ROW = 14;
