@@ -94,8 +94,11 @@ export function judge(run: ScenarioRun, policy: RunPolicy): ScenarioResult {
 function judgeChecks(run: ScenarioRun, fired: number): { judgement: Judgement; why: string } {
   const t = tally(run);
   const ids = (status: CheckStatus) => run.checks.filter((c) => c.status === status).map((c) => c.id).join(", ");
-  if (t.fail > 0) return { judgement: "fail", why: `${plural(t.fail, "check")} failed: ${ids("fail")}` };
   const kind = scenarioKind(run.scenario);
+  if (t.fail > 0) {
+    const firedSaid = kind !== "answers" && fired > 0 ? `the fault fired ${plural(fired, "time")}; ` : "";
+    return { judgement: "fail", why: `${firedSaid}${plural(t.fail, "check")} failed: ${ids("fail")}` };
+  }
   const judged = t.pass + t.warning > 0;
   const checksSaid = `${plural(t.pass, "check")} passed${t.warning > 0 ? `, ${plural(t.warning, "warning")} (${ids("warning")})` : ""}`;
   if (kind === "answers") {
