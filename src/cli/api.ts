@@ -5,7 +5,18 @@ import { ServerError } from "./errors.ts";
 // The parts of the sessions API's answers the CLI reads; other fields are allowed and ignored.
 const CreatedSessionSchema = z.object({ id: z.string(), mcpUrl: z.string() });
 const ChecksSchema = z.object({ checks: z.array(CheckSchema) });
-const JournalPageSchema = z.object({ entries: z.array(z.unknown()) });
+/** A journal entry, as far as `faultline run` reads it: what was asked, and the fault the scenario chose, if any. */
+const JournalLineSchema = z.object({
+  seq: z.number().int(),
+  request: z.object({ method: z.string() }),
+  response: z.object({ status: z.number().int() }),
+  rpc: z.object({ method: z.string().optional(), toolName: z.string().optional() }),
+  fault: z.object({ kind: z.string(), rule: z.string() }).optional(),
+});
+export type JournalLine = z.infer<typeof JournalLineSchema>;
+const JournalPageSchema = z.object({ entries: z.array(JournalLineSchema), nextCursor: z.string().optional() });
+/** The largest page the journal API gives. */
+const JOURNAL_PAGE = 1000;
 const CatalogueSchema = z.object({ scenarios: z.array(z.object({ id: z.string(), example: z.record(z.string(), z.unknown()).optional() })) });
 const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -34,10 +45,17 @@ export class FaultlineApi {
     return this.#call("GET", `/api/sessions/${encodeURIComponent(id)}/checks`, ChecksSchema, 200).then((body) => body.checks);
   }
 
-  /** Whether the session's journal holds any exchange, that is whether the client reached the session at all. */
-  async journalHasEntries(id: string): Promise<boolean> {
-    const page = await this.#call("GET", `/api/sessions/${encodeURIComponent(id)}/journal?limit=1`, JournalPageSchema, 200);
-    return page.entries.length > 0;
+  /** The session's whole journal, oldest first, a page at a time. */
+  async journal(id: string): Promise<JournalLine[]> {
+    const lines: JournalLine[] = [];
+    let cursor: string | undefined;
+    do {
+      const query = `limit=${JOURNAL_PAGE}${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
+      const page = await this.#call("GET", `/api/sessions/${encodeURIComponent(id)}/journal?${query}`, JournalPageSchema, 200);
+      lines.push(...page.entries);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return lines;
   }
 
   async deleteSession(id: string): Promise<void> {

@@ -1,43 +1,78 @@
 import type { Check } from "../checks/check.ts";
-import { CLIENT_RUN_ID, clientProblems, formatSeconds, type ScenarioRun } from "./run-result.ts";
+import { CLIENT_RUN_ID, commandEnded, FAULT_JUDGED_ID, formatSeconds, type ScenarioResult } from "./run-result.ts";
 import { element, textElement } from "./xml.ts";
 
 /**
- * The runs as a JUnit XML report: a test suite per scenario and a test case per check, plus one case for the client
- * run itself (failed when the command timed out or never reached its session). A failed check is a <failure> with
- * its message and evidence; a warning passes with its message in <system-out> and a faultline.status property;
- * an info check passes with its message in <system-out>.
+ * The results as a JUnit XML report: a test suite per scenario, with a case for the client run itself (failed when
+ * the command exited non-zero, timed out or never reached its session), a case for the scenario's fault (failed when
+ * it never fired or no check judged it; skipped when that is allowed) and a case per check. A failed check is a
+ * <failure> with its message and evidence; a warning passes with its message in <system-out> and a faultline.status
+ * property; an info check passes with its message in <system-out>.
  */
-export function junitReport(runs: readonly ScenarioRun[]): string {
-  const suites = runs.map(suite);
-  const tests = runs.reduce((sum, run) => sum + run.checks.length + 1, 0);
-  const failures = runs.reduce((sum, run) => sum + failuresOf(run), 0);
-  const time = formatSeconds(runs.reduce((sum, run) => sum + run.durationMs, 0));
-  const root = element("testsuites", { name: "faultline run", tests, failures, errors: 0, time }, suites);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${root}\n`;
+export function junitReport(results: readonly ScenarioResult[]): string {
+  const suites = results.map(suite);
+  const sum = (count: (result: ScenarioResult) => number) => results.reduce((total, result) => total + count(result), 0);
+  const attrs = {
+    name: "faultline run",
+    tests: sum(testsOf),
+    failures: sum(failuresOf),
+    errors: 0,
+    skipped: sum(skippedOf),
+    time: formatSeconds(sum((result) => result.run.durationMs)),
+  };
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${element("testsuites", attrs, suites)}\n`;
 }
 
-function failuresOf(run: ScenarioRun): number {
-  return run.checks.filter((check) => check.status === "fail").length + (clientProblems(run).length > 0 ? 1 : 0);
+const testsOf = (result: ScenarioResult) => result.run.checks.length + 2;
+const faultCaseFails = (result: ScenarioResult) => isUnjudged(result) && result.judgementFailsRun;
+const skippedOf = (result: ScenarioResult) => (isUnjudged(result) && !faultCaseFails(result) ? 1 : 0);
+
+function failuresOf(result: ScenarioResult): number {
+  const checks = result.run.checks.filter((check) => check.status === "fail").length;
+  return checks + (result.commandProblems.length > 0 ? 1 : 0) + (faultCaseFails(result) ? 1 : 0);
 }
 
-function suite(run: ScenarioRun): string {
+function isUnjudged(result: ScenarioResult): boolean {
+  return result.judgement === "not exercised" || result.judgement === "not judged";
+}
+
+function suite(result: ScenarioResult): string {
+  const { run } = result;
   const properties = element("properties", {}, [
     element("property", { name: "faultline.session", value: run.sessionId }),
     element("property", { name: "faultline.params", value: JSON.stringify(run.params) }),
     element("property", { name: "faultline.mcpUrl", value: run.mcpUrl }),
+    element("property", { name: "faultline.result", value: result.result }),
   ]);
-  const attrs = { name: run.scenario, tests: run.checks.length + 1, failures: failuresOf(run), errors: 0, skipped: 0, time: formatSeconds(run.durationMs) };
-  return element("testsuite", attrs, [properties, clientCase(run), ...run.checks.map((check) => checkCase(run.scenario, check))]);
+  const attrs = {
+    name: run.scenario,
+    tests: testsOf(result),
+    failures: failuresOf(result),
+    errors: 0,
+    skipped: skippedOf(result),
+    time: formatSeconds(run.durationMs),
+  };
+  return element("testsuite", attrs, [properties, clientCase(result), faultCase(result), ...run.checks.map((check) => checkCase(run.scenario, check))]);
 }
 
-function clientCase(run: ScenarioRun): string {
-  const problems = clientProblems(run);
-  const ended = run.child.exitCode === null ? `ended by ${run.child.signal ?? "a signal"}` : `exited with code ${run.child.exitCode}`;
-  const children = problems.length > 0
-    ? [textElement("failure", { message: problems.join("; "), type: "client" }, `${problems.join("\n")}\nThe command ${ended}.`)]
-    : [textElement("system-out", {}, `The command ${ended}.`)];
+function clientCase(result: ScenarioResult): string {
+  const { run } = result;
+  const problems = result.commandProblems;
+  const ignored = run.child.exitCode !== 0 && !run.child.timedOut && !problems.includes(`the command ${commandEnded(run)}`);
+  const ended = `The command ${commandEnded(run)}${ignored ? " (ignored: --ignore-exit)" : ""}.`;
+  const children =
+    problems.length > 0
+      ? [textElement("failure", { message: problems.join("; "), type: "client" }, [...problems, ...(run.child.timedOut ? [] : [ended])].join("\n"))]
+      : [textElement("system-out", {}, ended)];
   return element("testcase", { classname: run.scenario, name: CLIENT_RUN_ID, time: formatSeconds(run.durationMs) }, children);
+}
+
+function faultCase(result: ScenarioResult): string {
+  const attrs = { classname: result.run.scenario, name: FAULT_JUDGED_ID, time: 0 };
+  const message = `${result.judgement}: ${result.why}`;
+  if (!isUnjudged(result)) return element("testcase", attrs, [textElement("system-out", {}, message)]);
+  if (faultCaseFails(result)) return element("testcase", attrs, [textElement("failure", { message, type: result.judgement }, message)]);
+  return element("testcase", attrs, [element("skipped", { message })]);
 }
 
 function checkCase(scenario: string, check: Check): string {

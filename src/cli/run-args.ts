@@ -16,21 +16,37 @@ Options:
                               params, except those that need a step outside the client
   --junit FILE                write a JUnit XML report (a test suite per scenario)
   --markdown FILE             write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)
+  --json FILE                 write every scenario's result as JSON (see docs/cli.md)
   --timeout S                 seconds COMMAND may run per scenario (default 60); then its
                               process group is killed and the scenario fails
+  --ignore-exit               do not fail a scenario for COMMAND's non-zero exit status
+  --allow-unexercised         do not fail the run for a scenario whose fault never fired
+  --allow-unjudged            do not fail the run for a scenario whose fault fired but that
+                              no check judged
   --keep                      keep the sessions (to look at them in the dashboard)
   -h, --help                  print this help
 
 Environment: FAULTLINE_ADMIN_TOKEN, when set, is sent to the server's API as a bearer token.
 
-Exit status: 0 when no check failed, 1 when a check failed or COMMAND timed out or sent
-no request to its session, 2 for usage errors and server errors.
+Each scenario's result is pass, fail, not exercised (its fault never fired) or not judged
+(the fault fired, but no check judged what the client did). A scenario fails when a check
+failed, or COMMAND exited non-zero, timed out or sent no request to its session.
+
+Exit status: 0 when every scenario passed (or was allowed), 1 when one failed, was not
+exercised or was not judged, 2 for usage errors and server errors.
 `;
 
 /** A scenario to run and the params to create its session with. */
 export interface ScenarioChoice {
   id: string;
   params: Record<string, unknown>;
+}
+
+/** Which results fail the run: a non-zero exit status, a fault that never fired, a fault no check judged. */
+export interface RunPolicy {
+  ignoreExit: boolean;
+  allowUnexercised: boolean;
+  allowUnjudged: boolean;
 }
 
 export interface RunOptions {
@@ -40,7 +56,10 @@ export interface RunOptions {
   all: boolean;
   junit: string | undefined;
   markdown: string | undefined;
+  json: string | undefined;
   timeoutMs: number;
+  /** How the results count against the run. */
+  policy: RunPolicy;
   keep: boolean;
   command: string[];
 }
@@ -65,7 +84,11 @@ export function parseRunArgs(argv: readonly string[]): RunOptions | undefined {
         all: { type: "boolean" },
         junit: { type: "string" },
         markdown: { type: "string" },
+        json: { type: "string" },
         timeout: { type: "string" },
+        "ignore-exit": { type: "boolean" },
+        "allow-unexercised": { type: "boolean" },
+        "allow-unjudged": { type: "boolean" },
         keep: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -88,7 +111,13 @@ export function parseRunArgs(argv: readonly string[]): RunOptions | undefined {
     all,
     junit: values.junit,
     markdown: values.markdown,
+    json: values.json,
     timeoutMs: parseTimeout(values.timeout) * 1000,
+    policy: {
+      ignoreExit: values["ignore-exit"] ?? false,
+      allowUnexercised: values["allow-unexercised"] ?? false,
+      allowUnjudged: values["allow-unjudged"] ?? false,
+    },
     keep: values.keep ?? false,
     command,
   };

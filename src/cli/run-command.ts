@@ -3,13 +3,14 @@ import { allScenarios, type Skipped } from "./all-scenarios.ts";
 import { FaultlineApi } from "./api.ts";
 import { runChild } from "./child.ts";
 import { EXIT, systemReason, UsageError } from "./errors.ts";
+import { jsonReport } from "./json-report.ts";
 import { junitReport } from "./junit.ts";
-import { markdownReport } from "./markdown.ts";
+import { markdownReport, summaryLine } from "./markdown.ts";
 import { parseRunArgs, RUN_USAGE, type RunOptions, type ScenarioChoice } from "./run-args.ts";
-import { scenarioFailed, type ScenarioRun } from "./run-result.ts";
+import { judge, type ScenarioResult, type ScenarioRun } from "./run-result.ts";
 import { progressTable } from "./table.ts";
 
-/** `faultline run`: judges a client command against scenarios; exit 1 when any scenario failed. */
+/** `faultline run`: judges a client command against scenarios; exit 1 when a scenario fails the run. */
 export async function runCommand(args: string[]): Promise<number> {
   const options = parseRunArgs(args);
   if (options === undefined) {
@@ -17,28 +18,29 @@ export async function runCommand(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   // A report path that cannot be written fails now, not after the whole run.
-  for (const [path, option] of [[options.junit, "--junit"], [options.markdown, "--markdown"]] as const) if (path !== undefined) write(path, "", option);
+  const reports = [[options.junit, "--junit"], [options.markdown, "--markdown"], [options.json, "--json"]] as const;
+  for (const [path, option] of reports) if (path !== undefined) write(path, "", option);
   const api = new FaultlineApi(options.server, process.env.FAULTLINE_ADMIN_TOKEN);
   let scenarios = options.scenarios;
   let skipped: Skipped[] = [];
   if (options.all) ({ chosen: scenarios, skipped } = allScenarios(await api.scenarios()));
   for (const { scenario, reason } of skipped) process.stdout.write(`skipped ${scenario}: ${reason}\n`);
 
-  const table = progressTable(scenarios.map((s) => s.id));
-  const runs: ScenarioRun[] = [];
+  const table = progressTable(scenarios.map((s) => s.id), options.timeoutMs);
+  const results: ScenarioResult[] = [];
   for (const choice of scenarios) {
-    const run = await runScenario(api, choice, options);
+    const result = judge(await runScenario(api, choice, options), options.policy);
     // The header waits for the first row, so that an error before it is not printed under an empty table.
-    if (runs.length === 0) process.stdout.write(table.header());
-    runs.push(run);
-    process.stdout.write(table.row(run));
+    if (results.length === 0) process.stdout.write(table.header());
+    results.push(result);
+    process.stdout.write(table.row(result));
   }
 
-  if (options.junit !== undefined) write(options.junit, junitReport(runs), "--junit");
-  if (options.markdown !== undefined) write(options.markdown, markdownReport(runs, skipped), "--markdown");
-  const failed = runs.filter(scenarioFailed).length;
-  process.stdout.write(`${runs.length} scenario${runs.length === 1 ? "" : "s"} run, ${failed} failed${skipped.length > 0 ? `, ${skipped.length} skipped` : ""}\n`);
-  return failed > 0 ? EXIT.failed : EXIT.ok;
+  if (options.junit !== undefined) write(options.junit, junitReport(results), "--junit");
+  if (options.markdown !== undefined) write(options.markdown, markdownReport(results, skipped), "--markdown");
+  if (options.json !== undefined) write(options.json, jsonReport(results, skipped, options.policy, options.timeoutMs), "--json");
+  process.stdout.write(`${summaryLine(results, skipped.length)}\n`);
+  return results.some((result) => result.failsRun) ? EXIT.failed : EXIT.ok;
 }
 
 async function runScenario(api: FaultlineApi, choice: ScenarioChoice, options: RunOptions): Promise<ScenarioRun> {
@@ -47,9 +49,9 @@ async function runScenario(api: FaultlineApi, choice: ScenarioChoice, options: R
   try {
     const child = await runChild(options.command, { FAULTLINE_MCP_URL: session.mcpUrl, FAULTLINE_SESSION_ID: session.id }, options.timeoutMs);
     const durationMs = performance.now() - started;
-    const [reached, checks] = await Promise.all([api.journalHasEntries(session.id), api.checks(session.id)]);
+    const [journal, checks] = await Promise.all([api.journal(session.id), api.checks(session.id)]);
     if (options.keep) process.stderr.write(`faultline: kept session ${session.id} (${choice.id}): ${session.mcpUrl}\n`);
-    return { scenario: choice.id, params: choice.params, sessionId: session.id, mcpUrl: session.mcpUrl, timeoutMs: options.timeoutMs, durationMs, child, reached, checks };
+    return { scenario: choice.id, params: choice.params, sessionId: session.id, mcpUrl: session.mcpUrl, timeoutMs: options.timeoutMs, durationMs, child, journal, checks };
   } finally {
     if (!options.keep) await api.deleteSession(session.id);
   }

@@ -1,7 +1,10 @@
 import type { Check, CheckStatus } from "../checks/check.ts";
+import type { JournalLine } from "./api.ts";
 import type { ChildOutcome } from "./child.ts";
+import { describeFired, describeNeverFired, describeRequests, scenarioKind } from "./exercise.ts";
+import type { RunPolicy } from "./run-args.ts";
 
-/** One scenario of `faultline run`: the session, how the client command ended, and the checks that judged it. */
+/** One scenario of `faultline run`: the session, how the client command ended, its journal and the checks. */
 export interface ScenarioRun {
   scenario: string;
   params: Record<string, unknown>;
@@ -10,13 +13,40 @@ export interface ScenarioRun {
   timeoutMs: number;
   durationMs: number;
   child: ChildOutcome;
-  /** Whether the session's journal holds any exchange: false when the client never reached it. */
-  reached: boolean;
+  /** The session's journal: every exchange the client had with it, with the fault the scenario chose. */
+  journal: JournalLine[];
   checks: Check[];
+}
+
+/**
+ * What the checks and the journal say of a scenario: `fail` (a check failed), `not exercised` (its fault never
+ * fired), `not judged` (the fault fired, but no check judged what the client did), or `pass`.
+ */
+export type Judgement = "pass" | "fail" | "not exercised" | "not judged";
+
+/** A scenario's result: its judgement, or `fail` when the command itself failed (exit status, timeout, no request). */
+export interface ScenarioResult {
+  run: ScenarioRun;
+  result: Judgement;
+  judgement: Judgement;
+  /** Whether this scenario makes the run fail (a not exercised or not judged one may be allowed). */
+  failsRun: boolean;
+  /** Whether the judgement alone fails the run: a failed check, or not exercised or not judged without its allowance. */
+  judgementFailsRun: boolean;
+  /** Why the command counts as failed: empty when it does not. */
+  commandProblems: string[];
+  /** Why the judgement is what it is, one sentence. */
+  why: string;
+  /** Every reason behind the result, the command's first. */
+  reasons: string[];
+  /** The seqs of the journal entries whose exchange carried the scenario's fault. */
+  faultEntries: number[];
 }
 
 /** The id of the test case that stands for the client run itself, next to the checks' ids. */
 export const CLIENT_RUN_ID = "client-run";
+/** The id of the test case that says whether the scenario's fault fired and a check judged what followed. */
+export const FAULT_JUDGED_ID = "fault-judged";
 
 /** How many checks ended with each status. */
 export function tally(run: ScenarioRun): Record<CheckStatus, number> {
@@ -25,25 +55,88 @@ export function tally(run: ScenarioRun): Record<CheckStatus, number> {
   return counts;
 }
 
-/** Why the client run itself counts as failed (nothing to judge, or no end): empty when it does not. */
-export function clientProblems(run: ScenarioRun): string[] {
-  const problems: string[] = [];
-  if (run.child.timedOut) problems.push(`the command was still running after ${formatSeconds(run.timeoutMs)} s (--timeout) and was killed`);
-  if (!run.reached) problems.push(`the command sent no request to the session (${run.mcpUrl}): is it reading FAULTLINE_MCP_URL?`);
-  return problems;
+/** How the command ended, in a few words: `exit 1`, `signal SIGTERM`, `timed out after 10 s`. */
+export function commandStatus(run: ScenarioRun): string {
+  // A timed-out command's own exit code (0 from a client that exits on SIGTERM) says nothing: the deadline ended it.
+  if (run.child.timedOut) return `timed out after ${formatSeconds(run.timeoutMs)} s`;
+  return run.child.exitCode === null ? `signal ${run.child.signal ?? "unknown"}` : `exit ${run.child.exitCode}`;
 }
 
-/** How the command ended, in a few words for the table. */
-export function clientState(run: ScenarioRun): string {
-  if (run.child.timedOut) return "timed out";
-  if (!run.reached) return "no requests";
-  return run.child.exitCode === null ? `killed ${run.child.signal ?? ""}`.trim() : `exit ${run.child.exitCode}`;
+/** How the command ended, as a clause: "exited with status 1", "was ended by SIGTERM", "timed out after 10 s …". */
+export function commandEnded(run: ScenarioRun): string {
+  if (run.child.timedOut) return `timed out after ${formatSeconds(run.timeoutMs)} s (--timeout) and was stopped`;
+  return run.child.exitCode === null ? `was ended by ${run.child.signal ?? "a signal"}` : `exited with status ${run.child.exitCode}`;
 }
 
-export function scenarioFailed(run: ScenarioRun): boolean {
-  return clientProblems(run).length > 0 || run.checks.some((check) => check.status === "fail");
+function exitedCleanly(run: ScenarioRun): boolean {
+  return !run.child.timedOut && run.child.exitCode === 0;
+}
+
+/** Judges one scenario run under the run's policy. */
+export function judge(run: ScenarioRun, policy: RunPolicy): ScenarioResult {
+  const commandProblems: string[] = [];
+  const notes: string[] = [];
+  if (run.child.timedOut) commandProblems.push(`the command ${commandEnded(run)}`);
+  else if (!exitedCleanly(run)) (policy.ignoreExit ? notes : commandProblems).push(`the command ${commandEnded(run)}${policy.ignoreExit ? " (ignored: --ignore-exit)" : ""}`);
+  if (run.journal.length === 0) commandProblems.push(`the command sent no request to the session (${run.mcpUrl}): is it reading FAULTLINE_MCP_URL?`);
+
+  const faultEntries = run.journal.filter((line) => line.fault !== undefined).map((line) => line.seq);
+  const { judgement, why } = judgeChecks(run, faultEntries.length);
+  const result: Judgement = commandProblems.length > 0 ? "fail" : judgement;
+  const judgementFailsRun =
+    judgement === "fail" || (judgement === "not exercised" && !policy.allowUnexercised) || (judgement === "not judged" && !policy.allowUnjudged);
+  const failsRun = commandProblems.length > 0 || judgementFailsRun;
+  const label = judgement === "pass" || judgement === "fail" ? "" : `${judgement}: `;
+  const reasons = [...commandProblems, ...notes, `${label}${why}`];
+  return { run, result, judgement, failsRun, judgementFailsRun, commandProblems, why, reasons, faultEntries };
+}
+
+function judgeChecks(run: ScenarioRun, fired: number): { judgement: Judgement; why: string } {
+  const t = tally(run);
+  const ids = (status: CheckStatus) => run.checks.filter((c) => c.status === status).map((c) => c.id).join(", ");
+  const kind = scenarioKind(run.scenario);
+  if (t.fail > 0) {
+    const firedSaid = kind !== "answers" && fired > 0 ? `the fault fired ${plural(fired, "time")}; ` : "";
+    return { judgement: "fail", why: `${firedSaid}${plural(t.fail, "check")} failed: ${ids("fail")}` };
+  }
+  const judged = t.pass + t.warning > 0;
+  const checksSaid = `${plural(t.pass, "check")} passed${t.warning > 0 ? `, ${plural(t.warning, "warning")} (${ids("warning")})` : ""}`;
+  if (kind === "answers") {
+    if (judged) return { judgement: "pass", why: `${checksSaid}: ${ids("pass") || ids("warning")}` };
+    return {
+      judgement: "not judged",
+      why: `no check judged what the client did, and the journal cannot show whether this scenario's trouble reached it (it is in the scenario's answers, not a journalled fault): ${describeRequests(run.journal)}${infoOnly(run)}`,
+    };
+  }
+  if (fired === 0) {
+    if (kind === "control") return { judgement: "pass", why: `a control scenario, nothing was faulted: ${describeRequests(run.journal)}` };
+    return { judgement: "not exercised", why: `${describeNeverFired(run.journal)}${infoOnly(run)}` };
+  }
+  if (!judged) return { judgement: "not judged", why: `no check judged what the client did: ${describeFired(run.journal)}${infoOnly(run)}` };
+  return { judgement: "pass", why: `the fault fired ${plural(fired, "time")}; ${checksSaid}: ${ids("pass") || ids("warning")}` };
+}
+
+function infoOnly(run: ScenarioRun): string {
+  const info = run.checks.filter((c) => c.status === "info").map((c) => c.id);
+  return info.length > 0 ? ` (info only: ${info.join(", ")})` : "";
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 export function formatSeconds(ms: number): string {
   return String(Math.round(ms) / 1000);
+}
+
+/** A wall time for people: "2.6 s". */
+export function wallTime(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The result as the table and the Markdown show it: upper case when it fails the run, "(allowed)" when it does not. */
+export function resultLabel(result: ScenarioResult): string {
+  if (result.result === "pass") return "pass";
+  if (result.result === "fail") return "FAIL";
+  return result.failsRun ? result.result.toUpperCase() : `${result.result} (allowed)`;
 }
