@@ -9,7 +9,7 @@ import { type GrantEvent, OAuthStore } from "./store.ts";
 /** What of a session record its authorization server reads. */
 type SessionRecord = { scenario: string; params: Record<string, unknown> };
 
-type Vars = { FAULTLINE_PUBLIC_URL?: string; ALLOWED_ORIGINS?: string; ALLOWED_HOSTS?: string };
+type Vars = { FAULTLINE_PUBLIC_URL?: string; ALLOWED_ORIGINS?: string; ALLOWED_HOSTS?: string; FAULTLINE_ADMIN_TOKEN?: string };
 
 /**
  * The session's side of its authorization server, called from the SessionObject: one function per RPC, so the
