@@ -1,7 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { serveOAuth } from "../../src/oauth/server.ts";
+import { type OAuthSql, OAuthStore } from "../../src/oauth/store.ts";
+import { sqlOn } from "../helpers/node-sql.ts";
 import { createSession, useServer } from "../helpers/server.ts";
-import { approveForm, authorizeRequest, cookieOf, issuerOf, pkce, postConsent, registerClient } from "./flow.ts";
+import { approveForm, authorizeRequest, cookieOf, issuerOf, pkce, postConsent, REDIRECT, registerClient } from "./flow.ts";
 
 // The consent form's CSRF defence (OWASP ASVS V3.5, signed double-submit cookie), over the real server: only the
 // browser that was shown the page, posting the fields it was shown, approves.
@@ -83,4 +87,22 @@ test("a second consent page in the same browser keeps its cookie, so two open pa
   assert.equal(cookieOf(second), first.cookie);
   assert.equal((await postConsent(first.issuer, first.fields, first.cookie)).status, 302);
   assert.equal((await postConsent(first.issuer, approveForm(await second.text()), first.cookie)).status, 302);
+});
+
+test("behind an https public URL the consent cookie is Secure (in process: the server's request handler on an in-memory store)", async () => {
+  const db = new DatabaseSync(":memory:");
+  db.exec("CREATE TABLE config (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
+  const store = new OAuthStore(sqlOn(db) as unknown as OAuthSql);
+  store.saveClient({ clientId: "flcl_x", redirectUris: [REDIRECT], via: "dcr" }, 0);
+  const mount = { origin: "https://faultline.example.com", prefix: "/s/demo" };
+  const query = new URLSearchParams({ response_type: "code", client_id: "flcl_x", redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: "S256", resource: `${mount.origin}/s/demo/mcp` });
+  const serve = (origin: string) =>
+    serveOAuth("authorize", new Request(`http://127.0.0.1:8787/s/demo/oauth/authorize?${query}`), {
+      mount: { ...mount, origin }, settings: { consent: true, refreshTokenSeconds: 60, scopes: ["faultline:read"] }, store: () => store, vars: {}, now: Date.now(),
+    });
+  const secure = await serve(mount.origin);
+  assert.equal(secure.status, 200);
+  assert.match(secure.headers.get("set-cookie")!, /; Path=\/s\/demo\/oauth\/authorize;.*; Secure$/);
+  query.set("resource", "http://127.0.0.1:8787/s/demo/mcp");
+  assert.doesNotMatch((await serve("http://127.0.0.1:8787")).headers.get("set-cookie")!, /Secure/);
 });
