@@ -38,7 +38,8 @@ export interface ServerFacts {
  * token it may be shared, and a client claiming `Host: 127.0.0.1` proves nothing.
  */
 export function serverFacts(origin: string, vars: { FAULTLINE_PUBLIC_URL?: string; FAULTLINE_ADMIN_TOKEN?: string }): ServerFacts {
-  const configured = Boolean(vars.FAULTLINE_PUBLIC_URL?.trim());
+  // The origin came from FAULTLINE_PUBLIC_URL (src/base/public-origin.ts uses it only when it is a valid http(s) URL).
+  const configured = URL.parse(vars.FAULTLINE_PUBLIC_URL?.trim() ?? "")?.origin === origin;
   const host = new URL(origin).hostname;
   return { origin, loopback: isLoopback(host) && (configured || !vars.FAULTLINE_ADMIN_TOKEN) };
 }

@@ -53,6 +53,7 @@ test("the server runs on loopback by its configuration: a Host of 127.0.0.1 does
   assert.equal(serverFacts("http://localhost:8787", { FAULTLINE_ADMIN_TOKEN: "t", FAULTLINE_PUBLIC_URL: "http://localhost:8787" }).loopback, true, "a loopback public URL says so");
   assert.equal(serverFacts("https://faultline.example.com", { FAULTLINE_PUBLIC_URL: "https://faultline.example.com" }).loopback, false);
   assert.equal(serverFacts("https://faultline.example.com", {}).loopback, false, "reached by another name");
+  assert.equal(serverFacts("http://127.0.0.1:8787", { FAULTLINE_ADMIN_TOKEN: "t", FAULTLINE_PUBLIC_URL: "not a url" }).loopback, false, "an unusable public URL is not a configuration");
 });
 
 test("a client_id must be an https URL with a path; http only on loopback, and only while the server is on loopback", () => {
