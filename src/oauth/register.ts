@@ -1,22 +1,12 @@
 import { z } from "zod";
-import { isLoopback } from "../base/allowlist.ts";
 import { jsonResponse } from "../wire/response.ts";
-import { RedirectUriSchema } from "./client-id.ts";
+import { RedirectUriSchema } from "./redirect-uri.ts";
 import { type OAuthStore, secret } from "./store.ts";
 import { firstIssue, NO_STORE, oauthError } from "./wire.ts";
 
-/**
- * OAuth 2.1 §2.3.1 / RFC 8252 §7: a redirect URI is https, http on a loopback address (a native client's local
- * listener), or a private-use scheme (`com.example.app:/cb`); plain http elsewhere would carry codes in the clear.
- */
-const SafeRedirectUri = RedirectUriSchema.refine((v) => {
-  const url = new URL(v);
-  return url.protocol !== "http:" || isLoopback(url.hostname);
-}, "http redirect URIs are accepted on loopback only (OAuth 2.1 §2.3.1)");
-
 /** The RFC 7591 §2 client metadata this server reads; the rest is accepted and ignored (§3.2.1 lets it replace values). */
 export const RegistrationSchema = z.object({
-  redirect_uris: z.array(SafeRedirectUri).min(1).max(20),
+  redirect_uris: z.array(RedirectUriSchema).min(1).max(20),
   client_name: z.string().max(200).optional(),
   grant_types: z.array(z.string()).max(10).optional(),
   response_types: z.array(z.string()).max(10).optional(),

@@ -1,7 +1,8 @@
 import type { AccessVars } from "../base/allowlist.ts";
 import { jsonResponse } from "../wire/response.ts";
 import { readCapped } from "../base/read-body.ts";
-import { authorize } from "./authorize.ts";
+import { authorize, type AuthorizeContext } from "./authorize.ts";
+import { serverFacts } from "./client-id.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
 import type { Mount } from "./mount.ts";
 import { register } from "./register.ts";
@@ -17,7 +18,8 @@ export interface OAuthContext {
   /** Undefined when the session runs no authorization server. */
   settings: OAuthSettings | undefined;
   store: () => OAuthStore;
-  vars: AccessVars;
+  /** The Worker's vars: the allowlist, and what says where the server runs (src/oauth/client-id.ts serverFacts). */
+  vars: AccessVars & { FAULTLINE_PUBLIC_URL?: string; FAULTLINE_ADMIN_TOKEN?: string };
   now: number;
 }
 
@@ -38,10 +40,11 @@ export async function serveOAuth(endpoint: OAuthEndpoint, request: Request, cont
   if (endpoint === "resource-metadata") return jsonResponse(200, protectedResourceMetadata(mount, settings), METADATA_HEADERS);
   if (endpoint === "server-metadata") return jsonResponse(200, authorizationServerMetadata(mount, settings), METADATA_HEADERS);
 
-  const url = new URL(request.url);
-  if (endpoint === "authorize" && request.method === "GET") {
-    return authorize(Object.fromEntries(url.searchParams), { mount, settings, store: context.store(), url, vars: context.vars, now: context.now, method: "GET" });
-  }
+  const authorizing = (method: string): AuthorizeContext => ({
+    mount, settings, store: context.store(), server: serverFacts(mount.origin, context.vars), vars: context.vars, now: context.now, method,
+    cookie: request.headers.get("cookie") ?? undefined,
+  });
+  if (endpoint === "authorize" && request.method === "GET") return authorize(Object.fromEntries(new URL(request.url).searchParams), authorizing("GET"));
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const wanted = endpoint === "register" ? "application/json" : "application/x-www-form-urlencoded";
   if (type !== wanted) return oauthError(400, "invalid_request", `Content-Type must be ${wanted}`);
@@ -58,5 +61,5 @@ export async function serveOAuth(endpoint: OAuthEndpoint, request: Request, cont
   }
   const fields = formFields(text);
   if (endpoint === "token") return token(fields, { mount, settings, store: context.store(), now: context.now });
-  return authorize(fields, { mount, settings, store: context.store(), url, vars: context.vars, now: context.now, method: "POST" });
+  return authorize(fields, authorizing("POST"));
 }

@@ -10,7 +10,7 @@ import { type GrantEvent, OAuthStore } from "./store.ts";
 /** What of a session's scenario its authorization server reads: the needs it declares (undefined: no scenario). */
 type NeedsOf = Pick<Scenario, "needs"> | undefined;
 
-type Vars = { FAULTLINE_PUBLIC_URL?: string; ALLOWED_ORIGINS?: string; ALLOWED_HOSTS?: string };
+type Vars = { FAULTLINE_PUBLIC_URL?: string; ALLOWED_ORIGINS?: string; ALLOWED_HOSTS?: string; FAULTLINE_ADMIN_TOKEN?: string };
 
 /**
  * The session's side of its authorization server, called from the SessionObject: one function per RPC, so the

@@ -10,7 +10,7 @@ export type { ClientRow, GrantEvent };
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS oauth_clients (
-  client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, via TEXT NOT NULL, created_at INTEGER NOT NULL);
+  client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, via TEXT NOT NULL, created_at INTEGER NOT NULL, used_at INTEGER);
 CREATE TABLE IF NOT EXISTS oauth_codes (
   key TEXT PRIMARY KEY, client_id TEXT NOT NULL, redirect_uri TEXT NOT NULL, challenge TEXT NOT NULL, scope TEXT NOT NULL,
   resource TEXT NOT NULL, expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0, family TEXT NOT NULL);
@@ -21,7 +21,11 @@ CREATE TABLE IF NOT EXISTS oauth_events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, grant_type TEXT NOT NULL, scope TEXT NOT NULL, outcome TEXT NOT NULL);
 `;
 
-/** Registered clients kept per session; registering more forgets the oldest (bounded storage per session). */
+/**
+ * Clients kept per session (bounded storage). Registering past it forgets a client that never got a token, the
+ * oldest first, so anonymous registrations only push out one another; only when every client has got one is the
+ * least recently used forgotten, which takes a whole authorization flow per client to bring about.
+ */
 export const MAX_CLIENTS = 200;
 /** Token-endpoint events kept for the checks. */
 export const MAX_EVENTS = 500;
@@ -56,13 +60,21 @@ export function secret(prefix: string, bytes = 32): string {
   return prefix + btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** What of a Durable Object's `ctx.storage.sql` the store uses: structural, so node:sqlite stands in for it in tests. */
+export interface OAuthSql {
+  exec<T extends Record<string, ArrayBuffer | string | number | null>>(query: string, ...bindings: unknown[]): { toArray(): T[]; rowsWritten: number };
+}
+
 export class OAuthStore {
-  private readonly sql: SqlStorage;
+  private readonly sql: OAuthSql;
   private readonly key: Uint8Array;
 
-  constructor(sql: SqlStorage) {
+  constructor(sql: OAuthSql) {
     this.sql = sql;
     sql.exec(SCHEMA);
+    // Sessions stored before clients had a last use gain the column (NULL: never used).
+    const columns = sql.exec<{ name: string }>("PRAGMA table_info(oauth_clients)").toArray().map((c) => c.name);
+    if (!columns.includes("used_at")) sql.exec("ALTER TABLE oauth_clients ADD COLUMN used_at INTEGER");
     this.key = loadKey(sql);
   }
 
@@ -79,12 +91,26 @@ export class OAuthStore {
     return { clientId: row.client_id, redirectUris: JSON.parse(row.redirect_uris) as string[], via: row.via as ClientRow["via"], ...(row.client_name ? { clientName: row.client_name } : {}) };
   }
 
+  /** Saves a client (a metadata document fetched again keeps its last use), then forgets past MAX_CLIENTS. */
   saveClient(client: ClientRow, now: number): void {
     this.sql.exec(
-      "INSERT OR REPLACE INTO oauth_clients (client_id, redirect_uris, client_name, via, created_at) VALUES (?, ?, ?, ?, ?)",
+      `INSERT INTO oauth_clients (client_id, redirect_uris, client_name, via, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (client_id) DO UPDATE SET redirect_uris = excluded.redirect_uris, client_name = excluded.client_name, via = excluded.via`,
       client.clientId, JSON.stringify(client.redirectUris), client.clientName ?? null, client.via, now,
     );
-    this.sql.exec("DELETE FROM oauth_clients WHERE client_id NOT IN (SELECT client_id FROM oauth_clients ORDER BY created_at DESC, rowid DESC LIMIT ?)", MAX_CLIENTS);
+    const count = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM oauth_clients").toArray()[0]!.n;
+    if (count <= MAX_CLIENTS) return;
+    // Never-used clients first (used_at IS NULL sorts as 0), oldest registration first; then the least recently used.
+    this.sql.exec(
+      `DELETE FROM oauth_clients WHERE client_id IN (SELECT client_id FROM oauth_clients WHERE client_id != ?
+       ORDER BY used_at IS NOT NULL, COALESCE(used_at, created_at), rowid LIMIT ?)`,
+      client.clientId, count - MAX_CLIENTS,
+    );
+  }
+
+  /** Records that a token was issued to the client: it is no longer one that registrations may push out first. */
+  markClientUsed(clientId: string, now: number): void {
+    this.sql.exec("UPDATE oauth_clients SET used_at = ? WHERE client_id = ?", now, clientId);
   }
 
   saveCode(code: string, row: Omit<CodeRow, "used">): void {
@@ -168,7 +194,7 @@ export class OAuthStore {
   }
 }
 
-function loadKey(sql: SqlStorage): Uint8Array {
+function loadKey(sql: OAuthSql): Uint8Array {
   const row = sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'oauth-key'").toArray()[0];
   if (row) return Uint8Array.from(row.v.match(/../g)!, (h) => parseInt(h, 16));
   const raw = crypto.getRandomValues(new Uint8Array(32));

@@ -9,7 +9,9 @@ import { firstIssue, NO_STORE, oauthError, s256 } from "./wire.ts";
 export const ACCESS_TOKEN_SECONDS = 3600;
 
 const Field = z.string().min(1).max(2000);
-const CodeGrantSchema = z.object({ grant_type: z.literal("authorization_code"), code: Field, redirect_uri: Field, client_id: Field, code_verifier: Field, resource: Field.optional() });
+/** RFC 7636 §4.1: code_verifier = 43*128unreserved, unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~". */
+const CodeVerifier = z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/, "must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1)");
+const CodeGrantSchema = z.object({ grant_type: z.literal("authorization_code"), code: Field, redirect_uri: Field, client_id: Field, code_verifier: CodeVerifier, resource: Field.optional() });
 const RefreshGrantSchema = z.object({ grant_type: z.literal("refresh_token"), refresh_token: Field, client_id: Field, resource: Field.optional(), scope: z.string().max(1000).optional() });
 
 export interface TokenContext {
@@ -87,6 +89,7 @@ function resourceProblem(resource: string | undefined, mount: Mount): string | u
 function issue(context: TokenContext, clientId: string, scope: string, family: string): Response {
   const { store, now, mount, settings } = context;
   store.prune(now);
+  store.markClientUsed(clientId, now);
   const accessToken = secret("fla_");
   const refreshToken = secret("flr_");
   const resource = resourceOf(mount);

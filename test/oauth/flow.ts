@@ -71,3 +71,19 @@ export async function tokensFor(mcpUrl: string, scope?: string) {
   if (status !== 200) throw new Error(`token gave ${status}: ${JSON.stringify(body)}`);
   return { issuer, clientId, ...(body as { access_token: string; token_type: string; refresh_token: string; scope: string }) };
 }
+
+/** The fields of a consent page's Approve form, decoded as a browser would post them. */
+export function approveForm(html: string): Record<string, string> {
+  const form = html.slice(0, html.indexOf("</form>"));
+  const decode = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+  return Object.fromEntries([...form.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [decode(m[1]!), decode(m[2]!)]));
+}
+
+/** The `name=value` of a response's Set-Cookie, as a browser sends it back in Cookie. */
+export const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+
+/** POSTs a consent form to /authorize as the page would, with `cookie` (or none), without following the redirect. */
+export const postConsent = (issuer: string, fields: Record<string, string>, cookie?: string) => {
+  const { headers, ...rest } = form(fields);
+  return fetch(`${issuer}/authorize`, { ...rest, headers: { ...headers, ...(cookie ? { cookie } : {}) }, redirect: "manual" });
+};

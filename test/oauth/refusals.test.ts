@@ -1,11 +1,13 @@
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createSession, postModern, useServer } from "../helpers/server.ts";
-import { authorizeRequest, codeFor, form, issuerOf, pkce, REDIRECT, registerClient, tokenRequest, tokensFor } from "./flow.ts";
+import { approveForm, authorizeRequest, b64url, codeFor, cookieOf, issuerOf, pkce, postConsent, REDIRECT, registerClient, tokenRequest, tokensFor } from "./flow.ts";
 
 // Every refusal of the builtin authorization server, each with the error code its RFC names, over the real server.
 const server = useServer();
+const s256 = (verifier: string) => b64url(createHash("sha256").update(verifier).digest());
 
 const codeGrant = (mcpUrl: string, c: { clientId: string; verifier: string; code: string }, over: Record<string, string | undefined> = {}) => {
   const fields: Record<string, string | undefined> = { grant_type: "authorization_code", code: c.code, code_verifier: c.verifier, client_id: c.clientId, redirect_uri: REDIRECT, resource: mcpUrl, ...over };
@@ -168,12 +170,41 @@ test("the consent page needs its POST: a GET carrying approve=yes still shows th
   assert.equal(page.res.status, 200);
   const html = await page.res.text();
   assert.match(html, /<form method="post">/);
-  const fields = Object.fromEntries([...html.slice(0, html.indexOf("</form>")).matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replace(/&#38;/g, "&")]));
+  const fields = approveForm(html);
   assert.equal(fields.approve, "yes");
-  const sneaky = await fetch(`${issuer}/authorize?${new URLSearchParams({ ...fields })}`, { redirect: "manual" });
+  const sneaky = await fetch(`${issuer}/authorize?${new URLSearchParams({ ...fields })}`, { redirect: "manual", headers: { cookie: cookieOf(page.res) } });
   assert.equal(sneaky.status, 200, "a link cannot approve on the user's behalf");
   await sneaky.arrayBuffer();
-  const approved = await fetch(`${issuer}/authorize`, { ...form(fields), redirect: "manual" });
+  const approved = await postConsent(issuer, fields, cookieOf(page.res));
   assert.equal(approved.status, 302);
   assert.ok(new URL(approved.headers.get("location")!).searchParams.get("code"));
+});
+
+test("/token refuses a code_verifier shorter than 43 characters even when it matches the challenge (RFC 7636 §4.1)", async () => {
+  const { mcpUrl } = await createSession(server, "auth.unauthorized");
+  const issuer = issuerOf(mcpUrl);
+  const clientId = await registerClient(issuer);
+  const short = "a".repeat(42);
+  const { query } = await authorizeRequest(issuer, { clientId, challenge: s256(short), resource: mcpUrl });
+  const code = query!.get("code")!;
+  const refused = await tokenRequest(issuer, codeGrant(mcpUrl, { clientId, verifier: short, code }));
+  assert.equal(refused.status, 400);
+  assert.equal(refused.body.error, "invalid_request");
+  assert.match(refused.body.error_description!, /^code_verifier: must be 43 to 128 characters/);
+});
+
+test("/token refuses a code_verifier longer than 128 characters or outside A-Z a-z 0-9 - . _ ~, and accepts 43 and 128", async () => {
+  const { mcpUrl } = await createSession(server, "auth.unauthorized");
+  const issuer = issuerOf(mcpUrl);
+  const clientId = await registerClient(issuer);
+  const redeem = async (verifier: string) => {
+    const { query } = await authorizeRequest(issuer, { clientId, challenge: s256(verifier), resource: mcpUrl });
+    return tokenRequest(issuer, codeGrant(mcpUrl, { clientId, verifier, code: query!.get("code")! }));
+  };
+  for (const verifier of ["b".repeat(129), `${"c".repeat(42)}+`, `${"d".repeat(42)} `, `${"e".repeat(42)}é`]) {
+    const { status, body } = await redeem(verifier);
+    assert.equal(status, 400, verifier);
+    assert.match(body.error_description!, /^code_verifier: /, verifier);
+  }
+  for (const verifier of ["A-._~".repeat(8) + "xyz", "9".repeat(128)]) assert.equal((await redeem(verifier)).status, 200, verifier);
 });
