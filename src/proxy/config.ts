@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { invalidRequest } from "../api-error.ts";
 import { isLoopback } from "../base/allowlist.ts";
+import { isSecretName, REDACTED } from "../journal/redact.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { proxyRefusal } from "./support.ts";
 
@@ -11,6 +12,27 @@ import { proxyRefusal } from "./support.ts";
  * is created, before any connection is made, so an upstream outside the list is never contacted.
  */
 export const LOOPBACK_ENTRY = "loopback";
+
+/**
+ * The upstream's URL as Faultline shows it (the API, the dashboard, the journal, its 502 and 504 messages): each query
+ * value whose name holds a credential (`api_key`, `access_token`, ... as the journal's redaction names them) is
+ * replaced by the redaction marker. The stored URL, the one called, keeps it; a URL that does not parse is shown as is.
+ */
+export function shownUpstreamUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return raw;
+  }
+  let redacted = false;
+  for (const name of new Set(url.searchParams.keys())) {
+    if (!isSecretName(name)) continue;
+    url.searchParams.set(name, REDACTED);
+    redacted = true;
+  }
+  return redacted ? url.href : raw;
+}
 
 /** A session's upstream, as stored with its record. */
 export const UpstreamSchema = z.object({

@@ -1,5 +1,5 @@
 import type { Deadline } from "../wire/deadline.ts";
-import type { UpstreamConfig } from "./config.ts";
+import { shownUpstreamUrl, type UpstreamConfig } from "./config.ts";
 
 /**
  * One HTTP exchange with the upstream. Headers pass end to end except the hop-by-hop ones (RFC 9110 §7.6.1, plus any
@@ -58,9 +58,9 @@ export async function callUpstream(method: string, clientHeaders: Headers, body:
   } catch (error) {
     if (abort.signal.aborted) {
       deadline.cut = true;
-      return { ok: false, status: 504, reason: `Upstream ${upstream.url} did not answer within the ${deadline.seconds} s response deadline (FAULTLINE_MAX_RESPONSE_SECONDS)`, requestHeaders };
+      return { ok: false, status: 504, reason: `Upstream ${shownUpstreamUrl(upstream.url)} did not answer within the ${deadline.seconds} s response deadline (FAULTLINE_MAX_RESPONSE_SECONDS)`, requestHeaders };
     }
-    return { ok: false, status: 502, reason: `Upstream ${upstream.url} could not be reached: ${error instanceof Error ? error.message : String(error)}`, requestHeaders };
+    return { ok: false, status: 502, reason: `Upstream ${shownUpstreamUrl(upstream.url)} could not be reached: ${error instanceof Error ? error.message : String(error)}`, requestHeaders };
   } finally {
     clearTimeout(timer);
   }

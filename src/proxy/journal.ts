@@ -1,4 +1,5 @@
 import type { ProxiedEntry } from "../journal/entry.ts";
+import { shownUpstreamUrl } from "./config.ts";
 
 /** What the journal learns about one proxied exchange, filled in as the exchange goes; read once it has ended. */
 export class UpstreamTrace {
@@ -8,8 +9,9 @@ export class UpstreamTrace {
   private reading = false;
   private tool: Promise<{ name: string; annotations?: Record<string, unknown> } | undefined> = Promise.resolve(undefined);
 
+  /** `upstream` is the stored URL; the entry, and every message that names it, shows it redacted (shownUpstreamUrl). */
   constructor(upstream: string, mode: ProxiedEntry["mode"]) {
-    this.entry = { upstream, mode };
+    this.entry = { upstream: shownUpstreamUrl(upstream), mode };
   }
 
   /** How the answer came about, once it is known: forwarded, altered by a fault, or replaced (never asked). */

@@ -68,7 +68,7 @@ function proxiedAnswer(exchange: Exchange, facts: Facts & { message: MessageFact
     const altered = await upstreamAnswer(outcome.response, id, trace, deadline);
     if (altered === "timeout") {
       ran = () => "possible";
-      const reason = `Upstream ${upstream.url} did not finish its answer within the ${deadline.seconds} s response deadline (FAULTLINE_MAX_RESPONSE_SECONDS)`;
+      const reason = `Upstream ${trace.upstream} did not finish its answer within the ${deadline.seconds} s response deadline (FAULTLINE_MAX_RESPONSE_SECONDS)`;
       return { response: failure({ ok: false, status: 504, reason, requestHeaders: outcome.requestHeaders }, id, trace) };
     }
     if ("response" in altered) {

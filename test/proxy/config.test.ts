@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { allowedUpstreams, refusedUpstream } from "../../src/proxy/config.ts";
+import { allowedUpstreams, refusedUpstream, shownUpstreamUrl } from "../../src/proxy/config.ts";
 import { proxyRefusal } from "../../src/proxy/support.ts";
 import { findScenario, SCENARIOS } from "../../scenarios/index.ts";
 
@@ -49,4 +49,11 @@ test("scenarios that serve tools or methods of their own, or count Faultline's o
   for (const id of ["baseline", "errors.http_status_sequence", "errors.jsonrpc_error", "streams.cut_before_response", "results.content_not_array", "timeouts.slow_drip"]) {
     assert.equal(proxyRefusal(findScenario(id)!), undefined, id);
   }
+});
+
+test("an upstream URL is shown with each credential-named query value redacted, and left as it is otherwise", () => {
+  assert.equal(shownUpstreamUrl("https://mcp.example.com/mcp?api_key=s3cr3t&region=eu"), "https://mcp.example.com/mcp?api_key=%5Bredacted%5D&region=eu");
+  assert.equal(shownUpstreamUrl("https://mcp.example.com/mcp?access_token=a&access_token=b"), "https://mcp.example.com/mcp?access_token=%5Bredacted%5D");
+  assert.equal(shownUpstreamUrl("http://127.0.0.1:3000/mcp?region=eu"), "http://127.0.0.1:3000/mcp?region=eu");
+  assert.equal(shownUpstreamUrl("not a url"), "not a url");
 });

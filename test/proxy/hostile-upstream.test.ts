@@ -3,7 +3,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import assert from "node:assert/strict";
 import { useServer } from "../helpers/server.ts";
-import { call, createProxied } from "./helpers.ts";
+import { call, createProxied, journalWhen } from "./helpers.ts";
+import { callUpstream } from "../../src/proxy/forward.ts";
+import { Deadline } from "../../src/wire/deadline.ts";
 
 // An upstream that answers an MCP URL with a page of its own and a cookie (issue 27, finding 1): what a browser
 // would get from Faultline's origin must neither run the page's script as Faultline nor set the cookie.
@@ -49,4 +51,26 @@ test("an upstream's HTML answer to a tools/call comes back sandboxed and without
   const response = await call(await proxied(), 1, "echo", { text: "hi" });
   await response.text();
   assertInert(response);
+});
+
+test("a credential in the upstream URL's query is kept out of the journal of the exchanges it answers", async () => {
+  const { status, json } = await createProxied(server.url, { scenario: "baseline", upstream: `${hostileUrl}?api_key=TOPSECRET1234` });
+  assert.equal(status, 201, JSON.stringify(json));
+  const response = await call(json.mcpUrl as string, 1, "echo", { text: "hi" });
+  await response.text();
+  const journal = await journalWhen(server.url, json.id as string, (entries) => entries.length === 1);
+  assert.match(journal[0]?.proxied?.upstream ?? "", /api_key=%5Bredacted%5D$/);
+  assert.doesNotMatch(JSON.stringify(journal), /TOPSECRET1234/);
+});
+
+test("an unreachable upstream's 502 message names its URL without the credential in its query", async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const outcome = await callUpstream("POST", new Headers(), "{}", { url: `http://127.0.0.1:${port}/mcp?api_key=TOPSECRET1234`, forwardAuthorization: false }, new Deadline(Date.now(), 5));
+  assert.equal(outcome.ok, false);
+  assert.ok(!outcome.ok && outcome.status === 502);
+  assert.match(outcome.ok ? "" : outcome.reason, /api_key=%5Bredacted%5D/);
+  assert.doesNotMatch(outcome.ok ? "" : outcome.reason, /TOPSECRET1234/);
 });
