@@ -3,24 +3,6 @@ import type { ClientRow, GrantEvent } from "./records.ts";
 
 export type { ClientRow, GrantEvent };
 
-/**
- * One session's authorization server state, in the session's SQLite. Codes and tokens are stored under an HMAC of
- * their value (per-session random key), never as themselves, and the same HMAC names the counters a scenario keeps
- * per token, so nothing derived from a secret by a public function is ever stored or shown (issue 10).
- */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS oauth_clients (
-  client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, via TEXT NOT NULL, created_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS oauth_codes (
-  key TEXT PRIMARY KEY, client_id TEXT NOT NULL, redirect_uri TEXT NOT NULL, challenge TEXT NOT NULL, scope TEXT NOT NULL,
-  resource TEXT NOT NULL, expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0, family TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS oauth_tokens (
-  key TEXT PRIMARY KEY, kind TEXT NOT NULL, client_id TEXT NOT NULL, scope TEXT NOT NULL, resource TEXT NOT NULL,
-  expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0, revoked INTEGER NOT NULL DEFAULT 0, family TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS oauth_events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, grant_type TEXT NOT NULL, scope TEXT NOT NULL, outcome TEXT NOT NULL);
-`;
-
 /** Registered clients kept per session; registering more forgets the oldest (bounded storage per session). */
 export const MAX_CLIENTS = 200;
 /** Token-endpoint events kept for the checks. */
@@ -56,13 +38,18 @@ export function secret(prefix: string, bytes = 32): string {
   return prefix + btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/**
+ * One session's authorization server state, in the session's SQLite. Codes and tokens are stored under an HMAC of
+ * their value (per-session random key), never as themselves, and the same HMAC names the counters a scenario keeps
+ * per token, so nothing derived from a secret by a public function is ever stored or shown (issue 10). Its tables
+ * (tables.ts) are created once by the session's migrations (src/session/layouts.ts), never by a store or a request.
+ */
 export class OAuthStore {
   private readonly sql: SqlStorage;
   private readonly key: Uint8Array;
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    sql.exec(SCHEMA);
     this.key = loadKey(sql);
   }
 

@@ -3,7 +3,7 @@ import type { Remote } from "./remote.ts";
 import type { SessionObject } from "./session-object.ts";
 import { REPLAY_SCENARIO, type Recording } from "../recording/exchange.ts";
 
-type RecordingApi = Remote<Pick<SessionObject, "recordingCopy" | "loadReplay" | "storeUpload" | "eraseUpload">>;
+type RecordingApi = Remote<Pick<SessionObject, "recordingCopy" | "storeUpload" | "eraseUpload">>;
 
 /** The Durable Object that holds a recording: a session's own, or an uploaded HAR's under a name no session id can take. */
 export function recordingStub(env: Env, name: string): RecordingApi {
