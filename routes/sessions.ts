@@ -15,7 +15,7 @@ import { closest } from "../src/base/suggest.ts";
 import { publicOrigin } from "../src/base/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
 import { proxiedScenario, upstreamOf } from "../src/proxy/config.ts";
-import { recordingStub, replaySource } from "../src/session/recording-stub.ts";
+import { replaySource } from "../src/session/recording-stub.ts";
 
 
 /** A session as the API shows it, with its MCP URL; 404 when the call found no session. */
@@ -112,8 +112,8 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     // A proxied session is a recording unless told otherwise (issue 17): its real traffic can be replayed offline.
     const recorded = body.record ?? upstream !== undefined;
     const options = { ...(upstream ? { upstream } : {}), ...(recorded ? { record: true } : {}), ...(body.keep ? { keep: true as const } : {}), ...(faults ? { faults } : {}) };
-    const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...options });
-    if (replay) await recordingStub(c.env, id).loadReplay(replay);
+    // A replay session is created with its recording, in one call: it never answers without it.
+    const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...options }, replay);
     await audit(c, "create", id, scenario);
     return c.json({ ...record, mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id) }, 201);
   })
@@ -135,8 +135,8 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     await assertKnownSession(c.env, id);
     proxiedScenario((await sessionStub(c.env, id).view())?.upstream, scenario);
     const replay = await replaySource(c.env, scenario, params);
-    const view = await sessionStub(c.env, id).setScenario(scenario, params);
-    if (replay) await recordingStub(c.env, id).loadReplay(replay);
+    // One call: the scenario, its params and a replay's recording become live together, or none of them does.
+    const view = await sessionStub(c.env, id).setScenario(scenario, params, replay);
     const answer = await shown(c.req.raw, c.env, id, view);
     await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
     await audit(c, "scenario", id, scenario);

@@ -1,5 +1,6 @@
 import { ApiError } from "../api-error.ts";
 import { indexStub } from "../session/index-stub.ts";
+import type { Recording } from "../recording/exchange.ts";
 import type { SessionRecord } from "../session/record.ts";
 import { sessionStub } from "../session/stubs.ts";
 
@@ -19,7 +20,7 @@ export function maxSessions(vars: { FAULTLINE_MAX_SESSIONS?: string }): number {
  * Creates a session within the cap: the index reserves its place first (count and insert in one call, so a burst
  * of creates cannot pass the cap), then the session's own object stores it. 429 past the cap, 409 for a taken id.
  */
-export async function createWithinCap(env: Env, record: SessionRecord): Promise<SessionRecord> {
+export async function createWithinCap(env: Env, record: SessionRecord, replay?: Recording): Promise<SessionRecord> {
   const index = indexStub(env);
   const cap = maxSessions(env);
   const outcome = await index.reserve({ id: record.id, scenario: record.scenario, createdAt: record.createdAt }, cap);
@@ -27,7 +28,7 @@ export async function createWithinCap(env: Env, record: SessionRecord): Promise<
   if (outcome === "exists") throw sessionExists(record.id);
   let created: { record: SessionRecord; created: boolean };
   try {
-    created = await sessionStub(env, record.id).create(record);
+    created = await sessionStub(env, record.id).create(record, replay);
   } catch (error) {
     await index.remove(record.id);
     throw error;

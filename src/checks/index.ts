@@ -1,3 +1,4 @@
+import { authChecks } from "./auth.ts";
 import type { Check } from "./check.ts";
 import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
@@ -7,13 +8,14 @@ import { renegotiateChecks } from "./renegotiate.ts";
 import { replayChecks } from "./replay.ts";
 import { retryChecks } from "./retries.ts";
 import type { SlimEntry } from "../journal/slim.ts";
+import type { GrantEvent } from "../oauth/records.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
 
 export { CheckSchema, CheckStatusSchema } from "./check.ts";
 export type { Check, CheckStatus } from "./check.ts";
 
-/** Every check family, in the order their checks are listed. */
-export const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
+/** Every check family read from the journal alone, in the order their checks are listed (the auth checks follow). */
+const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   retryChecks,
   replayChecks,
   inputRequiredChecks,
@@ -23,12 +25,30 @@ export const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   (all) => streamRecoveryChecks(all),
 ];
 
+/** What the checks read beside the journal, and how they share the thread. */
+export interface CheckContext {
+  /**
+   * The token endpoint's answers since a time (ms), for the auth checks that judge a grant; undefined (or absent)
+   * when the session runs no authorization server, and then only the auth loop is judged.
+   */
+  grantsSince?: (sinceMs: number) => readonly GrantEvent[] | undefined;
+  /** Awaited after each family, so a long journal lets other requests run in between (workerd has one thread). */
+  pause?: () => Promise<void>;
+}
+
 /**
- * Judges the client from the journal of the active scenario. A check is listed only when its trigger (a fault it
- * judges the reaction to) is in the journal; it is "info" when the client did nothing that could be judged.
- * The checks read the journal, not the scenario, so they judge the same faults under any scenario.
+ * Judges the client from the journal of the active scenario: the one composition of the checks, used by
+ * GET /api/sessions/{id}/checks and by the tests. A check is listed only when its trigger (a fault it judges the
+ * reaction to) is in the journal; it is "info" when the client did nothing that could be judged. The checks read
+ * the journal, not the scenario, so they judge the same faults under any scenario.
  */
-export function runChecks(_scenario: string | undefined, entries: readonly SlimEntry[]): Check[] {
+export async function runChecks(entries: readonly SlimEntry[], context: CheckContext = {}): Promise<Check[]> {
   const all = timeline(entries);
-  return FAMILIES.flatMap((family) => family(all));
+  const checks: Check[] = [];
+  for (const family of FAMILIES) {
+    checks.push(...family(all));
+    await context.pause?.();
+  }
+  checks.push(...authChecks(all, context.grantsSince?.(all[0]?.start ?? Date.now())));
+  return checks;
 }

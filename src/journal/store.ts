@@ -23,7 +23,11 @@ export interface JournalQuery {
   order: "asc" | "desc";
 }
 
-const SCHEMA = `
+/**
+ * The journal's tables as the first storage format made them. The session's migrations (src/session/layouts.ts)
+ * create them and add the later columns (`slim`, `call_key`, `attempt`); a JournalStore only opens them.
+ */
+export const JOURNAL_TABLES = `
 CREATE TABLE IF NOT EXISTS journal (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   time_ms INTEGER NOT NULL,
@@ -80,7 +84,7 @@ const WRITE_BEHIND_MAX_CHARS = 1 << 20;
 /** Calls whose newest attempt a store keeps in memory (the least recently used go first). */
 const REMEMBERED_CALLS = 4_096;
 
-/** The session's journal in its SQLite database. */
+/** The session's journal in its SQLite database, whose tables the session's migrations made (JOURNAL_TABLES). */
 export class JournalStore {
   private readonly sql: JournalSql;
   private readonly limits: RetentionLimits;
@@ -114,13 +118,6 @@ export class JournalStore {
     this.limits = limits;
     this.redact = redact;
     this.flushSoon = flushSoon;
-    sql.exec(SCHEMA);
-    // The projection the checks read; added to journals created before it existed.
-    const columns = new Set(sql.exec<{ name: string }>("PRAGMA table_info(journal)").toArray().map((c) => c.name));
-    if (!columns.has("slim")) sql.exec("ALTER TABLE journal ADD COLUMN slim TEXT");
-    // The call each request made and what the wire showed of it, so a retry finds its previous attempt in one lookup.
-    if (!columns.has("call_key")) sql.exec("ALTER TABLE journal ADD COLUMN call_key TEXT; ALTER TABLE journal ADD COLUMN attempt TEXT");
-    sql.exec("CREATE INDEX IF NOT EXISTS journal_call ON journal (call_key, seq)");
     this.key = this.digestKey();
     // sqlite_sequence keeps the highest seq ever given, also after its entry was deleted, so seqs are never reused.
     const given = sql.exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'journal'").toArray()[0]?.seq ?? 0;

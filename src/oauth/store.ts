@@ -4,24 +4,6 @@ import type { ClientRow, GrantEvent } from "./records.ts";
 export type { ClientRow, GrantEvent };
 
 /**
- * One session's authorization server state, in the session's SQLite. Codes and tokens are stored under an HMAC of
- * their value (per-session random key), never as themselves, and the same HMAC names the counters a scenario keeps
- * per token, so nothing derived from a secret by a public function is ever stored or shown (issue 10).
- */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS oauth_clients (
-  client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, via TEXT NOT NULL, created_at INTEGER NOT NULL, used_at INTEGER);
-CREATE TABLE IF NOT EXISTS oauth_codes (
-  key TEXT PRIMARY KEY, client_id TEXT NOT NULL, redirect_uri TEXT NOT NULL, challenge TEXT NOT NULL, scope TEXT NOT NULL,
-  resource TEXT NOT NULL, expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0, family TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS oauth_tokens (
-  key TEXT PRIMARY KEY, kind TEXT NOT NULL, client_id TEXT NOT NULL, scope TEXT NOT NULL, resource TEXT NOT NULL,
-  expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0, revoked INTEGER NOT NULL DEFAULT 0, family TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS oauth_events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, grant_type TEXT NOT NULL, scope TEXT NOT NULL, outcome TEXT NOT NULL);
-`;
-
-/**
  * Clients kept per session (bounded storage). Registering past it forgets a client that never got a token, the
  * oldest first, so anonymous registrations only push out one another; only when every client has got one is the
  * least recently used forgotten, which takes a whole authorization flow per client to bring about.
@@ -65,16 +47,18 @@ export interface OAuthSql {
   exec<T extends Record<string, ArrayBuffer | string | number | null>>(query: string, ...bindings: unknown[]): { toArray(): T[]; rowsWritten: number };
 }
 
+/**
+ * One session's authorization server state, in the session's SQLite. Codes and tokens are stored under an HMAC of
+ * their value (per-session random key), never as themselves, and the same HMAC names the counters a scenario keeps
+ * per token, so nothing derived from a secret by a public function is ever stored or shown (issue 10). Its tables
+ * (tables.ts) are created once by the session's migrations (src/session/layouts.ts), never by a store or a request.
+ */
 export class OAuthStore {
   private readonly sql: OAuthSql;
   private readonly key: Uint8Array;
 
   constructor(sql: OAuthSql) {
     this.sql = sql;
-    sql.exec(SCHEMA);
-    // Sessions stored before clients had a last use gain the column (NULL: never used).
-    const columns = sql.exec<{ name: string }>("PRAGMA table_info(oauth_clients)").toArray().map((c) => c.name);
-    if (!columns.includes("used_at")) sql.exec("ALTER TABLE oauth_clients ADD COLUMN used_at INTEGER");
     this.key = loadKey(sql);
   }
 

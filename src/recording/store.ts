@@ -5,22 +5,14 @@ import type { Found, ReplayStore } from "./replay.ts";
 /**
  * A session's recording and, for a replay session, the recording it answers from: tables of the session's own
  * SQLite database. `recording` grows as a recorded session is used; `replay` is a loaded copy whose rows are marked
- * used as they are replayed, so the same request recorded twice replays in order.
+ * used as they are replayed, so the same request recorded twice replays in order. Its tables (tables.ts) are
+ * created by the session's migrations (src/session/layouts.ts); a store only opens them.
  */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS recording (seq INTEGER PRIMARY KEY AUTOINCREMENT, exchange TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS recording_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS replay (seq INTEGER PRIMARY KEY, method TEXT NOT NULL, digest TEXT NOT NULL, used INTEGER NOT NULL DEFAULT 0, exchange TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS replay_match ON replay (method, digest, used, seq);
-CREATE TABLE IF NOT EXISTS replay_state (token TEXT PRIMARY KEY, seq INTEGER NOT NULL);
-`;
-
 export class RecordingStore implements ReplayStore {
   private readonly sql: SqlStorage;
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    sql.exec(SCHEMA);
   }
 
   private meta(k: string): string | undefined {

@@ -4,7 +4,7 @@ import type { SessionObject } from "./session-object.ts";
 import { answersFromRecording, RECORDING_SCENARIO_ID } from "../../scenarios/index.ts";
 import type { Recording } from "../recording/exchange.ts";
 
-type RecordingApi = Remote<Pick<SessionObject, "recordingCopy" | "loadReplay" | "storeUpload" | "eraseUpload">>;
+type RecordingApi = Remote<Pick<SessionObject, "recordingCopy" | "storeUpload" | "eraseUpload">>;
 
 /** The Durable Object that holds a recording: a session's own, or an uploaded HAR's under a name no session id can take. */
 export function recordingStub(env: Env, name: string): RecordingApi {

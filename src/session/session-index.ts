@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { INDEX_LAYOUT } from "./layouts.ts";
 import { migrateStorage } from "./storage-format.ts";
 import type { AuditEntry, AuditLine } from "../base/audit-line.ts";
 
@@ -15,10 +16,8 @@ export class SessionIndex extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    migrateStorage(ctx.storage);
-    this.sql.exec("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, scenario TEXT NOT NULL, created_at TEXT NOT NULL)");
-    // Added beside format 1's tables (a new table, no existing shape changes, so no format step).
-    this.sql.exec("CREATE TABLE IF NOT EXISTS audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, line TEXT NOT NULL)");
+    // Once, when the object wakes: its tables are INDEX_LAYOUT's, brought up to date from any older format.
+    migrateStorage(ctx.storage, INDEX_LAYOUT);
   }
 
   put(entry: IndexEntry): void {

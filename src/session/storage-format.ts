@@ -1,47 +1,57 @@
 /**
- * The version of the layout Faultline's Durable Objects keep in SQLite, stored in each object beside its data, and the
- * steps that bring an older layout up to date. Every object runs `migrateStorage` once when it starts, before it
- * touches its tables, so a newer Faultline started on an older state folder keeps every session and journal entry.
+ * The versioned layout each Durable Object class keeps in SQLite. A class's layout is a list of named migrations; its
+ * format is how many of them its storage has had, recorded in the object beside its data. An object migrates once,
+ * when it wakes (its constructor), before it touches a table, so a newer Faultline started on an older state folder
+ * keeps every session and journal entry. The layouts themselves are in layouts.ts.
  */
 
+/** One change to a class's tables. */
+export interface Migration {
+  /** What it changes, for readers and for the upgrade test's names. */
+  readonly name: string;
+  readonly up: (sql: Sql) => void;
+}
+
 /**
- * Format 1: the layout of the first release (SessionObject: config, counters, mcp_sessions, resumable and the journal's
- * tables; SessionIndex: sessions). State written before this marker existed is format 1 as well.
+ * A Durable Object class's storage: its migrations in order, never edited once released (a change to any table adds
+ * one at the end, which bumps the format). Steps are idempotent (CREATE … IF NOT EXISTS, a column added only when
+ * missing): releases before the marker was bumped created some tables without a step, so a recorded format may
+ * already hold a later step's tables.
  */
-export const STORAGE_FORMAT = 1;
+export interface StorageLayout {
+  readonly className: string;
+  readonly migrations: readonly Migration[];
+}
+
+/** The format a layout's migrations bring an object to. */
+export const formatOf = (layout: StorageLayout): number => layout.migrations.length;
 
 const MARKER_TABLE = "faultline_storage_format";
 
-/** The part of a Durable Object's storage used here, named structurally so that Node-side tests can import this module. */
-interface Sql {
+/** The part of a Durable Object's storage used here, named structurally so that Node-side tests can run it on node:sqlite. */
+export interface Sql {
   exec<T extends Record<string, SqlValue>>(query: string, ...bindings: SqlValue[]): { one(): T; toArray(): T[] };
 }
 type SqlValue = ArrayBuffer | string | number | null;
-interface ObjectStorage {
+export interface ObjectStorage {
   readonly sql: Sql;
   transactionSync<T>(fn: () => T): T;
 }
 
-/**
- * Step `n` turns format n into format n + 1, in the same transaction that records the new version. A change to any
- * table's shape adds a step here and bumps STORAGE_FORMAT; the upgrade test in test/serve/ shows the data survives.
- */
-const STEPS: Readonly<Record<number, (sql: Sql) => void>> = {};
-
 /** Thrown when the state was written by a newer Faultline: reading it could lose what this version does not know. */
 export class NewerStorageFormat extends Error {
   readonly found: number;
-  constructor(found: number) {
+  constructor(layout: StorageLayout, found: number) {
     super(
-      `This state was written by a newer Faultline (storage format ${found}; this version reads up to ${STORAGE_FORMAT}). ` +
+      `This state was written by a newer Faultline (${layout.className} storage format ${found}; this version reads up to ${formatOf(layout)}). ` +
         "Run the newer version, or point FAULTLINE_STATE_DIR at another folder.",
     );
     this.found = found;
   }
 }
 
-/** Any table of this object's own (not SQLite's or the runtime's)? */
-function hasTables(sql: Sql): boolean {
+/** Whether the object holds any table of its own (not SQLite's, the runtime's (_cf_*) or the marker). */
+export function hasTables(sql: Sql): boolean {
   const row = sql
     .exec<{ n: number }>(
       "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name <> ? AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
@@ -51,19 +61,34 @@ function hasTables(sql: Sql): boolean {
   return row.n > 0;
 }
 
-/** Brings this object's stored data to STORAGE_FORMAT and records it; returns the format found (undefined: a new object). */
-export function migrateStorage(storage: ObjectStorage): number | undefined {
+/** The format recorded in the object; undefined when it has no marker (a new object, or state from before markers). */
+export function recordedFormat(sql: Sql): number | undefined {
+  const marker = sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", MARKER_TABLE).one().n > 0;
+  return marker ? sql.exec<{ version: number }>(`SELECT version FROM ${MARKER_TABLE}`).toArray()[0]?.version : undefined;
+}
+
+/**
+ * Brings the object's storage to the layout's format in one transaction: the steps after the recorded format, then
+ * the new marker. State without a marker (a new object, or state written before markers existed) runs every step.
+ * Returns the format found: 0 for a new object or unmarked state.
+ */
+export function migrateStorage(storage: ObjectStorage, layout: StorageLayout): number {
   return storage.transactionSync(() => {
     const sql = storage.sql;
+    const found = recordedFormat(sql) ?? 0;
+    const target = formatOf(layout);
+    if (found > target) throw new NewerStorageFormat(layout, found);
+    if (found === target) return found;
+    for (const migration of layout.migrations.slice(found)) migration.up(sql);
     sql.exec(`CREATE TABLE IF NOT EXISTS ${MARKER_TABLE} (version INTEGER NOT NULL)`);
-    const recorded = sql.exec<{ version: number }>(`SELECT version FROM ${MARKER_TABLE}`).toArray()[0]?.version;
-    const found = recorded ?? (hasTables(sql) ? 1 : undefined);
-    if (found !== undefined && found > STORAGE_FORMAT) throw new NewerStorageFormat(found);
-    for (let version = found ?? STORAGE_FORMAT; version < STORAGE_FORMAT; version++) STEPS[version]!(sql);
-    if (recorded !== STORAGE_FORMAT) {
-      sql.exec(`DELETE FROM ${MARKER_TABLE}`);
-      sql.exec(`INSERT INTO ${MARKER_TABLE} (version) VALUES (?)`, STORAGE_FORMAT);
-    }
+    sql.exec(`DELETE FROM ${MARKER_TABLE}`);
+    sql.exec(`INSERT INTO ${MARKER_TABLE} (version) VALUES (?)`, target);
     return found;
   });
+}
+
+/** Adds a column unless the table has it (a step that must hold on storage where an earlier release added it). */
+export function addColumn(sql: Sql, table: string, column: string, type: string): void {
+  const columns = sql.exec<{ name: string }>(`PRAGMA table_info(${table})`).toArray();
+  if (!columns.some((c) => c.name === column)) sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
 }

@@ -102,20 +102,20 @@ function contradictions(checks: readonly Check[]): string[] {
 
 for (const episode of EPISODES) {
   for (const wait of [20, 500]) {
-    test(`no two checks contradict each other on ${episode.name} (resent after ${wait} ms)`, () => {
-      const checks = runChecks("test", episode.entries(wait));
+    test(`no two checks contradict each other on ${episode.name} (resent after ${wait} ms)`, async () => {
+      const checks = await runChecks(episode.entries(wait));
       assert.ok(checks.length >= 1, "the episode is judged");
       assert.deepEqual(contradictions(checks), []);
     });
   }
-  test(`non-idempotent-not-replayed says ${episode.replay} on ${episode.name}`, () => {
-    const replay = runChecks("test", episode.entries(500)).find((c) => c.id === "non-idempotent-not-replayed");
+  test(`non-idempotent-not-replayed says ${episode.replay} on ${episode.name}`, async () => {
+    const replay = (await runChecks(episode.entries(500))).find((c) => c.id === "non-idempotent-not-replayed");
     assert.equal(replay?.status, episode.replay, replay?.message);
   });
 }
 
-test("an expired session's resend passes both session-reinitialized and non-idempotent-not-replayed", () => {
-  const checks = runChecks("test", EPISODES[0]!.entries(50));
+test("an expired session's resend passes both session-reinitialized and non-idempotent-not-replayed", async () => {
+  const checks = await runChecks(EPISODES[0]!.entries(50));
   assert.equal(checks.find((c) => c.id === "session-reinitialized")?.status, "pass");
   const replay = checks.find((c) => c.id === "non-idempotent-not-replayed");
   assert.equal(replay?.status, "pass");
@@ -129,16 +129,16 @@ test("the contradiction finder flags a check that condemns a resend another one 
   assert.deepEqual(contradictions([condemned, { ...accepted, evidence: [3, 4] }]), []);
 });
 
-test("a resend after an entry journalled before `effects` existed is judged as before: a blind replay", () => {
+test("a resend after an entry journalled before `effects` existed is judged as before: a blind replay", async () => {
   const old = call(1, 0, "place_order", ORDER, { status: 503 });
-  const checks = runChecks("test", [old, call(2, 500, "place_order", ORDER, placed)]);
+  const checks = await runChecks([old, call(2, 500, "place_order", ORDER, placed)]);
   const replay = checks.find((c) => c.id === "non-idempotent-not-replayed");
   assert.equal(replay?.status, "fail");
   assert.match(replay?.message ?? "", /the journal does not say whether the first attempt ran the tool/);
 });
 
-test("a place_order after a cut stream whose answer came on the resumed GET is judged a second call, naming the GET", () => {
-  const replay = runChecks("test", EPISODES.find((e) => e.name.includes("resumed with GET"))!.entries(500)).find((c) => c.id === "non-idempotent-not-replayed");
+test("a place_order after a cut stream whose answer came on the resumed GET is judged a second call, naming the GET", async () => {
+  const replay = (await runChecks(EPISODES.find((e) => e.name.includes("resumed with GET"))!.entries(500))).find((c) => c.id === "non-idempotent-not-replayed");
   assert.equal(replay?.message, "place_order was called again with the same arguments 502 ms after it succeeded (answered on the resumed stream, seq 2): a second, presumably deliberate, call.");
   assert.deepEqual(replay?.evidence, [1, 3]);
 });

@@ -34,14 +34,14 @@ test("clientInfo is compared canonically, so member order does not matter", () =
 
 const info = { name: "c", version: "1" };
 
-test("the retry checks report every retry they found with its origin, and the shape stays CheckSchema", () => {
+test("the retry checks report every retry they found with its origin, and the shape stays CheckSchema", async () => {
   const entries = [
     call(1, 0, "echo", { text: "hi" }, { status: 503, id: 1, clientInfo: info }),
     call(2, 300, "echo", { text: "hi" }, { status: 503, id: 1, clientInfo: info }),
     call(3, 900, "echo", { text: "hi" }, { id: 9, clientInfo: info }),
   ];
   for (const id of ["http-retry-backoff", "http-retry-bounded"]) {
-    const check = runChecks("test", entries).find((c) => c.id === id);
+    const check = (await runChecks(entries)).find((c) => c.id === id);
     assert.ok(check, id);
     CheckSchema.parse(check);
     assert.deepEqual(check.retries?.map((r) => [r.seq, r.retryOf, r.retryOrigin]), [[2, 1, "transport"], [3, 2, "application"]], id);
@@ -49,17 +49,17 @@ test("the retry checks report every retry they found with its origin, and the sh
   }
 });
 
-test("non-idempotent-not-replayed reports the resend's origin; a different session reads as unknown", () => {
+test("non-idempotent-not-replayed reports the resend's origin; a different session reads as unknown", async () => {
   const entries = [
     call(1, 0, "place_order", ORDER, { status: 503, headers: { "mcp-session-id": "s1" }, clientInfo: info, effects: "none" }),
     call(2, 500, "place_order", ORDER, { headers: { "mcp-session-id": "s2" }, clientInfo: info }),
   ];
-  const check = runChecks("test", entries).find((c) => c.id === "non-idempotent-not-replayed");
+  const check = (await runChecks(entries)).find((c) => c.id === "non-idempotent-not-replayed");
   assert.deepEqual(check?.retries?.map((r) => [r.seq, r.retryOf, r.retryOrigin]), [[2, 1, "unknown"]]);
 });
 
-test("checks that found no retry carry no retries member", () => {
-  const check = runChecks("test", [call(1, 0, "echo", { text: "hi" }, { status: 503 })]).find((c) => c.id === "http-retry-backoff");
+test("checks that found no retry carry no retries member", async () => {
+  const check = (await runChecks([call(1, 0, "echo", { text: "hi" }, { status: 503 })])).find((c) => c.id === "http-retry-backoff");
   assert.equal(check?.status, "info");
   assert.equal("retries" in (check ?? {}), false);
 });

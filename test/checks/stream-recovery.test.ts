@@ -100,8 +100,8 @@ test("a stream that delivered its response, or was cut by the response deadline,
   assert.deepEqual(checks([answered, byDeadline]), []);
 });
 
-test("the stream checks are registered with the others", () => {
-  const ids = runChecks(undefined, [cutCall(1, 0, "echo", PRIMED), resumeGet(2, 600, "e-1")]).map((c) => c.id);
+test("the stream checks are registered with the others", async () => {
+  const ids = (await runChecks([cutCall(1, 0, "echo", PRIMED), resumeGet(2, 600, "e-1")])).map((c) => c.id);
   assert.ok(ids.includes("stream-resumed") && ids.includes("stream-retry-honoured") && ids.includes("request-after-cut"), ids.join());
 });
 

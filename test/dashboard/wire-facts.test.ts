@@ -30,9 +30,9 @@ function retriedAfter(gap: number) {
 }
 
 for (const [gap, noBackoff] of [[TIMING.noBackoffMs - 1, true], [TIMING.noBackoffMs, false]] as const) {
-  test(`a retry ${gap} ms after a 503 is ${noBackoff ? "" : "not "}"no backoff" for the checks and the timeline alike`, () => {
+  test(`a retry ${gap} ms after a 503 is ${noBackoff ? "" : "not "}"no backoff" for the checks and the timeline alike`, async () => {
     const entries = retriedAfter(gap);
-    const check = runChecks("test", entries).find((c) => c.id === "http-retry-backoff");
+    const check = (await runChecks(entries)).find((c) => c.id === "http-retry-backoff");
     assert.equal(check?.status, noBackoff ? "warning" : "pass", check?.message);
     assert.equal(check?.status === "warning" && /no backoff/.test(check.message), noBackoff, check?.message);
     const gaps = layoutTimeline(entries).gaps;

@@ -24,3 +24,22 @@ export function sqlOn(db: DatabaseSync) {
   };
   return { exec };
 }
+
+/** A Durable Object's `ctx.storage` (its SQL and `transactionSync`) stood in for by node:sqlite. */
+export function storageOn(db: DatabaseSync) {
+  return {
+    sql: sqlOn(db),
+    transactionSync<T>(fn: () => T): T {
+      db.exec("SAVEPOINT tx");
+      try {
+        const result = fn();
+        db.exec("RELEASE tx");
+        return result;
+      } catch (error) {
+        db.exec("ROLLBACK TO tx");
+        db.exec("RELEASE tx");
+        throw error;
+      }
+    },
+  };
+}

@@ -4,15 +4,21 @@ import { DatabaseSync } from "node:sqlite";
 import type { NewJournalEntry } from "../../src/journal/entry.ts";
 import { type JournalSql, JournalStore, type RetentionLimits, WRITE_BEHIND_MAX_ROWS } from "../../src/journal/store.ts";
 import { classify } from "../../src/classify/index.ts";
-import { sqlOn as nodeSql } from "../helpers/node-sql.ts";
+import { storageOn } from "../helpers/node-sql.ts";
+import { SESSION_LAYOUT } from "../../src/session/layouts.ts";
+import { migrateStorage, type ObjectStorage } from "../../src/session/storage-format.ts";
 
 // The journal store's bookkeeping over a real SQLite database (node:sqlite standing in for the Durable Object's
 // SqlStorage): an append is one INSERT with its seq known in advance, and retention deletes only when its in-memory
 // bounds say a limit is passed. These tests pin what that must not change: seqs are never reused, and retention
 // keeps exactly the newest entries within both limits.
 
-/** JournalSql on node:sqlite (test/helpers/node-sql.ts). */
-const sqlOn = (db: DatabaseSync) => nodeSql(db) as unknown as JournalSql;
+/** JournalSql on node:sqlite (test/helpers/node-sql.ts), with the tables a session's migrations make. */
+function sqlOn(db: DatabaseSync): JournalSql {
+  const storage = storageOn(db) as unknown as ObjectStorage;
+  migrateStorage(storage, SESSION_LAYOUT);
+  return storage.sql as unknown as JournalSql;
+}
 
 const HOUR = 3_600_000;
 const T0 = Date.parse("2026-01-01T00:00:00Z");

@@ -180,3 +180,33 @@ test("a transport fault on top of a replay answers before the recording, so the 
   assert.equal((await callEcho(replay.mcpUrl, 3, "once")).status, 503);
   assert.equal((await callEcho(replay.mcpUrl, 4, "once")).message?.result.content[0].text, "once");
 });
+
+// ---- changing a session's scenario to replay ----
+
+const putScenario = async (id: string, body: Json) => {
+  const res = await fetch(`${server.url}/api/sessions/${id}/scenario`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Json };
+};
+
+test("a switch to replay whose recording cannot be loaded is refused and leaves the old scenario live and answering", async () => {
+  const unrecorded = await newSession(server.url, { scenario: "baseline" });
+  const session = await newSession(server.url, { scenario: "errors.tool_error", params: { tools: ["echo"], nth: 2 } });
+  assert.equal((await callEcho(session.mcpUrl, 1, "one")).message?.result?.isError, undefined);
+  const refused = await putScenario(session.id, { scenario: "replay", params: { from: unrecorded.id } });
+  assert.deepEqual([refused.status, refused.body.error.issues[0].rule], [400, "no_recording"]);
+  const view = (await (await fetch(`${server.url}/api/sessions/${session.id}`)).json()) as Json;
+  assert.deepEqual([view.scenario, view.params.nth, view.counters["tool-calls:echo"]], ["errors.tool_error", 2, 1]);
+  // Still the old scenario, its counters going on: the second echo is its injected tool error.
+  assert.equal((await callEcho(session.mcpUrl, 2, "two")).message?.result?.isError, true);
+});
+
+test("a switch to replay answers its very first request from the recording", async () => {
+  const recorded = await recordedEchoes(["from the recording"]);
+  const session = await newSession(server.url, { scenario: "baseline" });
+  const switched = await putScenario(session.id, { scenario: "replay", params: { from: recorded.id, timing: "fast" } });
+  assert.equal(switched.status, 200, JSON.stringify(switched.body));
+  const first = await callEcho(session.mcpUrl, 1, "from the recording");
+  assert.equal(first.message?.result?.content?.[0]?.text, "from the recording");
+  const entry = (await posts(server.url, session.id, 1))[0]!;
+  assert.equal(entry.scenario, "replay");
+});

@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { npmRun, type NpmServer } from "../helpers/npm-start.ts";
 import { postModern } from "../helpers/server.ts";
-import { STORAGE_FORMAT } from "../../src/session/storage-format.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { INDEX_LAYOUT, SESSION_LAYOUT } from "../../src/session/layouts.ts";
+import { formatOf } from "../../src/session/storage-format.ts";
 import { eachDatabase, recordedFormat, recordFormat } from "./state-files.ts";
 
 // `npm run serve` as a team runs it: the production bundle on workerd, state on disk, stopped by a signal, restarted.
@@ -109,52 +111,100 @@ test("SIGINT ends npm run serve without a SIGKILL too", async () => {
   assert.equal((await fetch(`${current().url}/health`)).status, 200);
 });
 
-test("state written without a storage-format marker (as before versioning) is read in full and then marked with the current format", async () => {
+/** Each class's current format, by the class folder's name. */
+const FORMATS: Record<string, number> = { SessionObject: formatOf(SESSION_LAYOUT), SessionIndex: formatOf(INDEX_LAYOUT) };
+
+/**
+ * What each migration after the first added, undone (index: the migration's), written here by hand, apart from the
+ * migrations, so the test cannot share their mistakes. Format k is the first k migrations; format 0 is the first
+ * release's tables with no marker, as state written before the marker existed.
+ */
+const UNDO: Record<string, readonly (string | undefined)[]> = {
+  SessionObject: [
+    undefined,
+    "DROP INDEX journal_call; ALTER TABLE journal DROP COLUMN call_key; ALTER TABLE journal DROP COLUMN attempt",
+    "DROP TABLE oauth_clients; DROP TABLE oauth_codes; DROP TABLE oauth_tokens; DROP TABLE oauth_events",
+    "DROP TABLE recording; DROP TABLE recording_meta; DROP TABLE replay; DROP TABLE replay_state",
+  ],
+  SessionIndex: [undefined, "DROP TABLE audit"],
+};
+
+/** Turns an object of the current format into what the release of `format` left (a class with fewer formats: its last older one). */
+function storeAt(db: DatabaseSync, className: string, format: number): void {
+  const undo = UNDO[className]!;
+  assert.equal(undo.length, FORMATS[className], `an undo for each of ${className}'s migrations`);
+  const target = Math.min(format, undo.length - 1);
+  for (let step = undo.length - 1; step >= Math.max(target, 1); step--) db.exec(undo[step]!);
+  if (target === 0) db.exec("DROP TABLE faultline_storage_format");
+  else recordFormat(db, target);
+}
+
+test("state stored at each older format, the marker-less one included, wakes up migrated with every session and journal entry", async () => {
   const id = `serve-upgrade-${process.pid}`;
   assert.equal((await api("/sessions", "POST", { scenario: "baseline", id })).status, 201);
   await echo(`${current().url}/s/${id}/mcp`, 1, "kept");
-  const before = await api(`/sessions/${id}`);
-  const journal = await api(`/sessions/${id}/journal`);
+  let before = await api(`/sessions/${id}`);
+  let journal = await api(`/sessions/${id}/journal`);
   const listed = async () => (await api("/sessions")).json.sessions.map(({ mcpUrl: _, ...rest }: Record<string, unknown>) => rest);
   const list = await listed();
+  // Faultline's tables (workerd keeps its own, _cf_*, in some objects: an alarm's, for one).
+  const tables = (db: DatabaseSync) => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").all() as { name: string }[]).map((t) => t.name);
+  const layoutTables = new Map<string, string[]>();
 
+  for (let format = 0; format < FORMATS.SessionObject!; format++) {
+    await current().stop("SIGTERM");
+    server = undefined;
+    const found = eachDatabase(stateDir, (db, className) => {
+      const marked = recordedFormat(db);
+      if (marked === undefined) return undefined; // an object that never held a session (none here, so far)
+      // Every object woke since the last round (each session is read below), so each holds every table of its
+      // class; the first round learns the set.
+      if (!layoutTables.has(className)) layoutTables.set(className, tables(db));
+      else assert.deepEqual(new Set(tables(db)), new Set(layoutTables.get(className)), `${className} after waking at format ${format - 1}`);
+      storeAt(db, className, format);
+      return `${className} ${marked}`;
+    }).filter((v) => v !== undefined);
+    assert.ok(found.length >= 2, "the index and at least this session are on disk");
+    assert.deepEqual(new Set(found), new Set(Object.entries(FORMATS).map(([name, n]) => `${name} ${n}`)), "every object was at its current format before this round");
+
+    server = await npmRun("serve", stateDir);
+    assert.deepEqual(await listed(), list, `format ${format}`);
+    for (const session of list) assert.equal((await api(`/sessions/${session.id}`)).status, 200, `${session.id} at format ${format}`);
+    assert.deepEqual((await api(`/sessions/${id}`)).json, { ...before.json, mcpUrl: `${current().url}/s/${id}/mcp` }, `format ${format}`);
+    assert.deepEqual((await api(`/sessions/${id}/journal`)).json, journal.json, `format ${format}`);
+    // A new exchange writes through the migrated tables (the journal's call keys among them).
+    assert.equal((await echo(`${current().url}/s/${id}/mcp`, 10 + format, `after format ${format}`)).result.content[0].text, `after format ${format}`);
+    before = await api(`/sessions/${id}`);
+    journal = await api(`/sessions/${id}/journal`);
+    assert.equal(journal.json.entries.at(-1).rpc.id, 10 + format, "the journal lists the new exchange last");
+  }
+  // After the last round too, every object carries its class's current marker and every table of its class.
   await current().stop("SIGTERM");
   server = undefined;
-  const formats = eachDatabase(stateDir, (db) => {
-    const found = recordedFormat(db);
-    db.exec("DROP TABLE faultline_storage_format");
-    return found;
-  });
-  assert.ok(formats.length >= 2, "the index and at least this session are on disk");
-  assert.deepEqual(new Set(formats), new Set([STORAGE_FORMAT]));
-
-  server = await npmRun("serve", stateDir);
-  assert.deepEqual(await listed(), list);
-  assert.deepEqual((await api(`/sessions/${id}`)).json, { ...before.json, mcpUrl: `${current().url}/s/${id}/mcp` });
-  assert.deepEqual((await api(`/sessions/${id}/journal`)).json, journal.json);
-
-  // Every object that started again carries the marker; the ones nobody touched since stay unmarked until they start.
-  await current().stop("SIGTERM");
-  server = undefined;
-  const marked = eachDatabase(stateDir, recordedFormat).filter((v) => v !== undefined);
+  const marked = eachDatabase(stateDir, (db, className) => {
+    if (recordedFormat(db) === undefined) return undefined;
+    assert.deepEqual(new Set(tables(db)), new Set(layoutTables.get(className)), className);
+    return `${className} ${recordedFormat(db)}`;
+  }).filter((v) => v !== undefined);
   assert.ok(marked.length >= 2);
-  assert.deepEqual(new Set(marked), new Set([STORAGE_FORMAT]));
+  assert.deepEqual(new Set(marked), new Set(Object.entries(FORMATS).map(([name, n]) => `${name} ${n}`)));
   server = await npmRun("serve", stateDir);
 });
 
-test("state marked by a newer Faultline is refused with a message that names both formats, not read", async () => {
+test("state marked by a newer Faultline is refused with a message that names the class and both formats, not read", async () => {
   const id = `serve-newer-${process.pid}`;
   assert.equal((await api("/sessions", "POST", { scenario: "baseline", id })).status, 201);
   await current().stop("SIGTERM");
   server = undefined;
-  eachDatabase(stateDir, (db) => recordFormat(db, STORAGE_FORMAT + 1));
+  eachDatabase(stateDir, (db, className) => recordFormat(db, FORMATS[className]! + 1));
   server = await npmRun("serve", stateDir);
   const view = await api(`/sessions/${id}`);
   assert.equal(view.status, 500);
-  assert.match(current().log(), new RegExp(`storage format ${STORAGE_FORMAT + 1}; this version reads up to ${STORAGE_FORMAT}`));
+  const refusals = Object.entries(FORMATS).map(([name, n]) => `${name} storage format ${n + 1}; this version reads up to ${n}`);
+  assert.match(current().log(), new RegExp(refusals.join("|")));
   await current().stop("SIGTERM");
   server = undefined;
-  eachDatabase(stateDir, (db) => recordFormat(db, STORAGE_FORMAT));
+  eachDatabase(stateDir, (db, className) => recordFormat(db, FORMATS[className]!));
   server = await npmRun("serve", stateDir);
   assert.equal((await api(`/sessions/${id}`)).status, 200);
 });

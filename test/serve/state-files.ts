@@ -3,22 +3,22 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 
-/** Every Durable Object database of the state folder (not workerd's metadata.sqlite), by class folder. */
-export function objectDatabases(stateDir: string): string[] {
+/** Every Durable Object database of the state folder (not workerd's metadata.sqlite), with its class (the folder is `faultline-<class>`). */
+export function objectDatabases(stateDir: string): { path: string; className: string }[] {
   const root = join(stateDir, "v3", "do");
   return readdirSync(root).flatMap((folder) =>
     readdirSync(join(root, folder))
       .filter((file) => file.endsWith(".sqlite") && file !== "metadata.sqlite")
-      .map((file) => join(root, folder, file)),
+      .map((file) => ({ path: join(root, folder, file), className: folder.replace(/^faultline-/, "") })),
   );
 }
 
 /** Runs `fn` on each object database while the server is stopped. */
-export function eachDatabase<T>(stateDir: string, fn: (db: DatabaseSync) => T): T[] {
-  return objectDatabases(stateDir).map((path) => {
+export function eachDatabase<T>(stateDir: string, fn: (db: DatabaseSync, className: string) => T): T[] {
+  return objectDatabases(stateDir).map(({ path, className }) => {
     const db = new DatabaseSync(path);
     try {
-      return fn(db);
+      return fn(db, className);
     } finally {
       db.close();
     }

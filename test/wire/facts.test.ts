@@ -45,10 +45,10 @@ test("the classifier advises a bounded retry after exactly the table's transient
   }
 });
 
-test("the checks judge the retry of exactly the table's transient statuses", () => {
+test("the checks judge the retry of exactly the table's transient statuses", async () => {
   for (const status of [400, 404, 408, 429, 500, 501, 502, 503, 504]) {
     const entries = [call(1, 0, "echo", { text: "hi" }, { status }), call(2, 10, "echo", { text: "hi" })];
-    const judged = runChecks("test", entries).some((c) => c.id === "http-retry-backoff");
+    const judged = (await runChecks(entries)).some((c) => c.id === "http-retry-backoff");
     assert.equal(judged, (TRANSIENT_HTTP_STATUSES as readonly number[]).includes(status), String(status));
   }
 });
