@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { Page } from "playwright-core";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
-import { launchBrowser, openPage, screenshot, type Browser } from "./harness.ts";
+import { axeViolations, launchBrowser, openPage, screenshot, type Browser } from "./harness.ts";
 
 const ADMIN = "admin-token-browser-0123456789";
 const VIEWER = "viewer-token-browser-0123456789";
@@ -91,6 +91,7 @@ test("a real form submit with the admin token reaches the dashboard, signed in a
   assert.equal(cookie?.httpOnly, true);
   assert.equal(cookie?.sameSite, "Strict");
   assert.equal(cookie?.secure, false, "plain http: a Secure cookie would never be sent back");
+  assert.deepEqual(await axeViolations(page), [], "the top bar's mark and sign-out control pass axe");
   await screenshot(page, "login-signed-in");
 });
 
