@@ -9,6 +9,8 @@ import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { weakToken } from "../src/access/token-rules.ts";
+import { ownerOnlyState, pipeRedacted } from "./server-hygiene.ts";
 import { baseUrl, loadProject, readyLine, refusedHost } from "./settings.ts";
 import { workerdConfig } from "./workerd-config.ts";
 
@@ -55,8 +57,9 @@ async function main() {
     fail((error as Error).message);
   }
   const { wrangler, vars, settings, secrets } = project;
-  const refused = refusedHost(settings.host, secrets);
+  const refused = refusedHost(settings.host, secrets) ?? weakToken(secrets);
   if (refused) fail(refused);
+  ownerOnlyState(settings.stateDir);
   const modules = await build();
   const durableObjectDir = join(settings.stateDir, "v3", "do");
   await mkdir(durableObjectDir, { recursive: true });
@@ -79,7 +82,10 @@ async function main() {
 
   const workerd = (require("workerd") as { default: string }).default;
   // fd 3 is workerd's control channel: one JSON line per socket once it listens, with the port actually bound.
-  const child = spawn(workerd, ["serve", configPath, "config", "--control-fd=3"], { cwd: OUT_DIR, stdio: ["ignore", "inherit", "inherit", "pipe"] });
+  const child = spawn(workerd, ["serve", configPath, "config", "--control-fd=3"], { cwd: OUT_DIR, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+  // What workerd prints (the Worker's own errors among it) may hold a request's path, and so a capability secret.
+  void pipeRedacted(child.stdout!, process.stdout);
+  void pipeRedacted(child.stderr!, process.stderr);
   createInterface({ input: child.stdio[3] as NodeJS.ReadableStream }).on("line", async (line) => {
     const message = JSON.parse(line) as { event?: string; socket?: string; port?: number };
     if (message.event === "listen" && message.socket === "http" && message.port !== undefined) {

@@ -1,12 +1,15 @@
 /**
  * `npm start`: wrangler dev (with its watcher and reload) on HOST:PORT, storing Durable Objects in FAULTLINE_STATE_DIR,
  * and one line once it answers with the dashboard URL and the /mcp URL. wrangler.toml's [vars] can be overridden by
- * environment variables of the same name, as under `npm run serve`.
+ * environment variables of the same name, as under `npm run serve`. wrangler's output (its request log among it) is
+ * passed on with capability secrets redacted, and the state folder is created readable by its owner only.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { weakToken } from "../src/access/token-rules.ts";
+import { ownerOnlyState, pipeRedacted } from "./server-hygiene.ts";
 import { baseUrl, loadProject, readyLine, refusedHost } from "./settings.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -20,11 +23,12 @@ try {
   process.exit(1);
 }
 const { settings, vars, secrets } = project;
-const refused = refusedHost(settings.host, secrets);
+const refused = refusedHost(settings.host, secrets) ?? weakToken(secrets);
 if (refused) {
   console.error(`npm start: ${refused}`);
   process.exit(1);
 }
+ownerOnlyState(settings.stateDir);
 // Only the vars and secrets the environment sets: wrangler dev reads the rest from wrangler.toml and .dev.vars itself,
 // and shows --var values as hidden.
 const overrides = Object.entries({ ...vars, ...secrets }).flatMap(([name, value]) => (process.env[name] === undefined ? [] : ["--var", `${name}:${value}`]));
@@ -32,8 +36,16 @@ const wrangler = join(require.resolve("wrangler/package.json"), "..", "bin", "wr
 const child = spawn(
   process.execPath,
   [wrangler, "dev", "--ip", settings.host, "--port", String(settings.port), "--persist-to", settings.stateDir, ...overrides],
-  { cwd: ROOT, env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" }, stdio: "inherit" },
+  {
+    cwd: ROOT,
+    // Piped, wrangler would drop its colours: keep them when this process prints to a terminal.
+    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) },
+    stdio: ["inherit", "pipe", "pipe"],
+  },
 );
+// wrangler logs every request's path, and a capability URL's path holds its secret.
+void pipeRedacted(child.stdout!, process.stdout);
+void pipeRedacted(child.stderr!, process.stderr);
 
 // Signals go to wrangler, which stops its workerd; this process ends when wrangler does.
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { ApiError } from "./api-error.ts";
 import { adminAuth } from "./access/admin-auth.ts";
+import { canonicalPath } from "./access/canonical-path.ts";
 import { mcpCors } from "./access/cors.ts";
 import { hostOriginGuard } from "./access/host-origin.ts";
 import { jsonOnly } from "./access/json-only.ts";
@@ -26,9 +27,11 @@ import { wellKnownRoutes } from "../routes/well-known.ts";
  */
 export const app = new Hono<{ Bindings: Env }>();
 
-// Access rules first, in order: who may reach the server at all (Host, Origin), CORS for the MCP endpoints, what a
+// Access rules first, in order: a path whose decoding is ambiguous is refused, so that every guard below and the
+// router read one decoded path (src/access/canonical-path.ts); then who may reach the server at all (Host, Origin), CORS for the MCP endpoints, what a
 // state change on the API may carry, who the caller is when FAULTLINE_ADMIN_TOKEN is set, and last whether the
 // session addressed exists (after the caller is known, so existence is not told to strangers).
+app.use("*", canonicalPath);
 app.use("*", hostOriginGuard);
 app.use("*", mcpCors);
 app.use("/api/*", jsonOnly);

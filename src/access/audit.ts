@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { indexStub } from "../session/index-stub.ts";
 import { auditMaxLines, type AuditLine } from "../base/audit-line.ts";
-import { callerOf, tokensEnabled, type TokenVars } from "../base/roles.ts";
+import { tokensEnabled, type TokenVars } from "../base/roles.ts";
+import { callerOf } from "./caller.ts";
 
 /**
  * Who the request is: its role, or `local` when no token is configured. Routes run after adminAuth, so with a token

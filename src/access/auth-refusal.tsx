@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { LoginPage } from "../dashboard/login-page.tsx";
 import { SECURITY_HEADERS } from "../dashboard/security.ts";
+import { routedPath } from "./canonical-path.ts";
 import { refusal } from "./refusal.ts";
 
 const CHALLENGE = 'Bearer realm="faultline"';
@@ -15,8 +16,8 @@ export function unauthorized(c: Context, presented: boolean): Response | Promise
   const message = presented
     ? "The token or login cookie is not valid"
     : "Authentication required: send Authorization: Bearer <FAULTLINE_ADMIN_TOKEN> or sign in at /login";
-  if (!c.req.path.startsWith("/api/") && (c.req.header("accept") ?? "").includes("text/html")) {
+  if (!routedPath(c).startsWith("/api/") && (c.req.header("accept") ?? "").includes("text/html")) {
     return c.html(<LoginPage error={presented ? message : undefined} />, 401, { ...SECURITY_HEADERS, "www-authenticate": challenge });
   }
-  return refusal(c.req.path, 401, "unauthorized", message, { "www-authenticate": challenge });
+  return refusal(routedPath(c), 401, "unauthorized", message, { "www-authenticate": challenge });
 }

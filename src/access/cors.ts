@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { isAllowedOrigin, type AccessVars } from "../base/allowlist.ts";
+import { routedPath } from "./canonical-path.ts";
+import { originAllowed, type OriginVars } from "./own-origin.ts";
 import { isMcpPath } from "./paths.ts";
 
 /** The request headers an MCP client sends (transports, 2025-06-18 to 2026-07-28), lower-cased. */
@@ -40,11 +41,10 @@ export function allowedRequestHeaders(requested: string | null): string[] {
  * fault. Credentials are not allowed: MCP authenticates with the Authorization header, never with cookies.
  * The management API gets no CORS headers: it stays same-origin.
  */
-export const mcpCors: MiddlewareHandler<{ Bindings: AccessVars }> = async (c, next) => {
+export const mcpCors: MiddlewareHandler<{ Bindings: OriginVars }> = async (c, next) => {
   const request = c.req.raw;
   const origin = request.headers.get("origin");
-  const url = new URL(request.url);
-  if (origin === null || !isMcpPath(url.pathname) || !isAllowedOrigin(origin, url, c.env ?? {})) return next();
+  if (origin === null || !isMcpPath(routedPath(c)) || !originAllowed(origin, request, c.env ?? {})) return next();
   const preflightMethod = request.headers.get("access-control-request-method");
   if (request.method === "OPTIONS" && preflightMethod !== null) {
     const headers = new Headers({

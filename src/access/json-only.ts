@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { routedPath } from "./canonical-path.ts";
 import { changesState } from "./paths.ts";
 import { refusal } from "./refusal.ts";
 
@@ -19,5 +20,6 @@ export const jsonOnly: MiddlewareHandler = async (c, next) => {
   const mediaType = type?.split(";")[0]?.trim().toLowerCase();
   if (mediaType === "application/json" || (type === null && hasNoBody(request))) return next();
   const given = type === null ? "a body with no Content-Type" : `Content-Type '${type}'`;
-  return refusal(c.req.path, 415, "unsupported_media_type", `${request.method} ${c.req.path} takes an application/json body or none, not ${given}`);
+  const path = routedPath(c);
+  return refusal(path, 415, "unsupported_media_type", `${request.method} ${path} takes an application/json body or none, not ${given}`);
 };

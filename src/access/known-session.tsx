@@ -1,12 +1,14 @@
 import type { MiddlewareHandler } from "hono";
 import { sessionNotFound } from "../api-error.ts";
-import { NotFoundPage } from "../dashboard/layout.tsx";
+import { NotFoundPage, SignedIn } from "../dashboard/layout.tsx";
+import { signedInAs } from "./caller.ts";
 import { ErrorCode, errorMessage } from "../wire/jsonrpc.ts";
 import { jsonResponse } from "../wire/response.ts";
 import { SECURITY_HEADERS } from "../dashboard/security.ts";
 import { DEFAULT_SESSION_ID } from "../session/record.ts";
 import { indexStub } from "../session/stubs.ts";
 import { decodedSegment } from "./paths.ts";
+import { routedPath } from "./canonical-path.ts";
 import { capabilityRefusal } from "./capability.ts";
 import { parseMcpPath } from "../base/mcp-path.ts";
 import { capabilitiesEnabled } from "../base/capability-url.ts";
@@ -58,22 +60,26 @@ export async function assertKnownSession(env: Env, id: string): Promise<void> {
  * The `default` session's MCP endpoint is let through: it comes into being on first use.
  */
 export const knownSession: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
-  const target = sessionOfPath(c.req.path);
+  const path = routedPath(c);
+  const target = sessionOfPath(path);
   if (!target) return next();
   if (target.surface === "mcp") {
-    const refused = await capabilityRefusal(c.env, c.req.path);
+    const refused = await capabilityRefusal(c.env, path);
     if (refused) return refused;
     if (capabilitiesEnabled(c.env) || target.id === DEFAULT_SESSION_ID) return next();
   }
   // PUT /api/sessions/{id}/scenario validates its body first (a wrong scenario is named whether or not the session
   // exists) and calls assertKnownSession itself.
-  if (c.req.method === "PUT" && c.req.path.endsWith("/scenario")) return next();
+  if (c.req.method === "PUT" && path.endsWith("/scenario")) return next();
   if (target.surface === "api") {
     await assertKnownSession(c.env, target.id);
     return next();
   }
   if (target.surface === "mcp" ? await listedRecently(c.env, target.id) : await indexStub(c.env).has(target.id)) return next();
-  if (target.surface === "page") return c.html(<NotFoundPage what={`There is no session '${target.id}'. It may have been deleted.`} />, 404, SECURITY_HEADERS);
+  if (target.surface === "page") {
+    const page = <NotFoundPage what={`There is no session '${target.id}'. It may have been deleted.`} />;
+    return c.html(<SignedIn.Provider value={await signedInAs(c)}>{page}</SignedIn.Provider>, 404, SECURITY_HEADERS);
+  }
   const hint = `Create it with POST /api/sessions and the body {"id": ${JSON.stringify(target.id)}, "scenario": "baseline"} (any scenario), or use /mcp, the default session`;
   return jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, `Session not found: no session has the id '${target.id}'. ${hint}`, { id: target.id }));
 };

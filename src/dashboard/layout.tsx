@@ -1,5 +1,28 @@
-import type { Child } from "hono/jsx";
+import { createContext, useContext, type Child } from "hono/jsx";
 import { raw } from "hono/html";
+import type { Role } from "../base/roles.ts";
+
+/**
+ * Who is signed in, for the top bar's "Signed in as" mark and its sign-out control. The route that renders a page
+ * provides it (`<SignedIn.Provider value={role}>`), so the pages themselves need not pass it down.
+ */
+export const SignedIn = createContext<Role | undefined>(undefined);
+
+/** "Signed in as admin" and the sign-out button: a plain form posted to /logout, no script (form-action 'self'). */
+function Account() {
+  const role = useContext(SignedIn);
+  if (!role) return null;
+  return (
+    <form class="account" method="post" action="/logout">
+      <span class="signed-in">
+        Signed in as <strong>{role}</strong>
+      </span>
+      <button class="button" type="submit">
+        Sign out
+      </button>
+    </form>
+  );
+}
 
 export type Section = "sessions" | "classify";
 
@@ -49,6 +72,7 @@ export function Layout({ title, section, script, children }: LayoutProps) {
                 Classify
               </a>
             </nav>
+            <Account />
           </header>
           <main>{children}</main>
           <div class="toast" id="toast" role="status" aria-live="polite" hidden></div>

@@ -19,7 +19,11 @@ export const CONTENT_SECURITY_POLICY = [
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy": CONTENT_SECURITY_POLICY,
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the login form's POST (and
+  // with the sign-out form's), which the server must refuse, so nobody could sign in. same-origin keeps the full
+  // Referer and a real Origin for this server's own requests and sends no Referer at all to any other origin, so a
+  // page's URL (a session page, a capability URL in a link) still never leaks to another site.
+  "referrer-policy": "same-origin",
   // CSP frame-ancestors supersedes it; kept for browsers that predate CSP 2.
   "x-frame-options": "DENY",
   "cross-origin-opener-policy": "same-origin",

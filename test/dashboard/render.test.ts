@@ -46,7 +46,7 @@ function assertSecurityHeaders(res: Response) {
   assert.deepEqual(d.get("form-action"), ["'self'"]);
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|nonce-|sha256-|\*/);
   assert.equal(res.headers.get("x-content-type-options"), "nosniff");
-  assert.equal(res.headers.get("referrer-policy"), "no-referrer");
+  assert.equal(res.headers.get("referrer-policy"), "same-origin");
 }
 
 /** Asserts that `html` contains `needle`, without dumping the whole page when it does not. */
