@@ -258,8 +258,8 @@ export class SessionObject extends DurableObject<Env> {
       bodyCap: positive(this.env.JOURNAL_BODY_CAP, DEFAULT_BODY_CAP),
       keepClientIp: String(this.env.JOURNAL_KEEP_CLIENT_IP) === "true",
       clientInfoFor: (id) => this.live.clientInfo(id),
-      record: (entry) => {
-        const stored = this.journal.append(entry, Date.now());
+      record: (entry, parsed) => {
+        const stored = this.journal.append(entry, Date.now(), parsed);
         for (const listener of this.listeners) listener(stored);
         return stored;
       },
