@@ -9,7 +9,7 @@ import { journalOf } from "../helpers/journal.ts";
 
 // Issue 23: one request's body is parsed once, by the read stage, whatever happens after it (the journal's append
 // with its call digests, redaction and the checks' projection, the recording, the exports). The real Worker runs
-// with JSON.parse counted (test/fixtures/parse-count/worker.ts), in workerd as always.
+// with JSON.parse counted (test/fixtures/parse-count/worker.js), in workerd as always.
 
 const PROBE = "faultline-parse-probe";
 let url = "";
@@ -19,7 +19,7 @@ let dir = "";
 before(async () => {
   // wrangler.toml as it is, serving the counting entry instead of src/worker.ts.
   dir = mkdtempSync(join(tmpdir(), "faultline-parse-count-"));
-  const config = readFileSync("wrangler.toml", "utf8").replace(/^main = .*$/m, `main = ${JSON.stringify(resolve("test/fixtures/parse-count/worker.ts"))}`);
+  const config = readFileSync("wrangler.toml", "utf8").replace(/^main = .*$/m, `main = ${JSON.stringify(resolve("test/fixtures/parse-count/worker.js"))}`);
   writeFileSync(join(dir, "wrangler.toml"), config);
   const harness = createTestHarness({ workers: [{ configPath: join(dir, "wrangler.toml") }] });
   url = String((await harness.listen()).url).replace(/\/$/, "");
