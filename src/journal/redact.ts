@@ -66,6 +66,16 @@ export function redactCapabilityUrls(text: string): string {
   return text.replace(CAPABILITY, `$1.${REDACTED}`);
 }
 
+/**
+ * A JSON value (the classifier's verdict, a fault's detail) with every capability secret in it hidden: the verdict
+ * quotes a 401's challenge, resource_metadata URL included. The value itself when it holds none.
+ */
+export function redactCapabilitiesIn<T>(value: T): T {
+  const json = JSON.stringify(value);
+  CAPABILITY.lastIndex = 0;
+  return json !== undefined && CAPABILITY.test(json) ? (JSON.parse(redactCapabilityUrls(json)) as T) : value;
+}
+
 function hasCredential(value: string): boolean {
   SECRET_VALUE.lastIndex = 0;
   return SECRET_VALUE.test(value);

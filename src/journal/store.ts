@@ -2,7 +2,7 @@ import { clientKey, retryOrigin, type WireAttempt } from "./retry-origin.ts";
 import { callDigests, type SlimEntry, slimEntry, type StoredParses } from "./slim.ts";
 import { OUTCOMES, type Outcome } from "../classify/index.ts";
 import { type JournalEntry, type NewJournalEntry, TRUNCATION_MARKER } from "./entry.ts";
-import { type ParsedBody, type RedactOptions, redactBody, redactHeaders } from "./redact.ts";
+import { type ParsedBody, type RedactOptions, redactBody, redactCapabilitiesIn, redactHeaders } from "./redact.ts";
 
 export interface RetentionLimits {
   /** Most exchanges kept per session; the oldest go first. */
@@ -51,9 +51,13 @@ export function redactEntry(entry: NewJournalEntry, options: RedactOptions, pars
   const requestBody = redactBody(request.body.text, options, request.body.truncated ? null : parsed.request);
   const responseBody = redactBody(response.body.text, options, response.body.truncated || response.sseEvents ? null : parsed.response);
   const events = response.sseEvents?.map((e) => redactBody(e.data, options, e.data.endsWith(TRUNCATION_MARKER) ? null : undefined));
+  const { verdict, fault, proxied } = entry;
   return {
     entry: {
       ...entry,
+      ...(verdict ? { verdict: redactCapabilitiesIn(verdict) } : {}),
+      ...(fault ? { fault: redactCapabilitiesIn(fault) } : {}),
+      ...(proxied ? { proxied: redactCapabilitiesIn(proxied) } : {}),
       request: { ...request, headers: redactHeaders(request.headers, options), body: { ...request.body, text: requestBody.text } },
       response: {
         ...response,

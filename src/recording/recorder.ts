@@ -118,9 +118,12 @@ function timedCopy(started: number, sse: boolean) {
   };
 }
 
+/** The blank line that ends an SSE event, as parseSse reads it (any of the three line ends, mixed). */
+const BLANK_LINE = new RegExp(EVENT_END.source, "g");
+
 /** Notes every event that ended in `text` after `from`; returns where the next search starts. */
 function eventEnds(text: string, from: number, atMs: number, events: RecordedEvent[]): number {
-  const blank = new RegExp(EVENT_END.source, "g");
+  const blank = BLANK_LINE;
   blank.lastIndex = Math.max(0, from - 3);
   let next = from;
   for (let m = blank.exec(text); m; m = blank.exec(text)) {
