@@ -67,6 +67,8 @@ export const JournalEntrySchema = z.object({
     sseEvents: z.array(SseEventSchema).optional(),
     /** The response was closed at FAULTLINE_MAX_RESPONSE_SECONDS before it ended by itself. */
     cutByDeadline: z.literal(true).optional(),
+    /** The client went away (closed the stream) this many ms after the request came, before the body ended; `body.bytes` is what it had been sent. */
+    clientClosedAtMs: z.number().int().nonnegative().optional(),
   }),
   rpc: z.object({
     id: z.union([z.string(), z.number(), z.null()]).optional(),

@@ -1,11 +1,11 @@
 import { classify, parseSse } from "../classify/index.ts";
 import type { Verdict } from "../classify/index.ts";
 import type { Facts, Handled } from "../mcp/facts.ts";
-import { capture, cut, drain, utf8Length } from "./capture.ts";
+import { capture, cut, relay, textCopy, utf8Length } from "./capture.ts";
 import { bodyText } from "../wire/response.ts";
 import type { JournalEntry, NewJournalEntry, ProxiedEntry, UpstreamSide } from "./entry.ts";
-import { headerRecord, redactHeaders } from "./redact.ts";
-import { redactCapability } from "./redact.ts";
+import { headerRecord, type ParsedBody, parseWhole, redactCapability, redactHeaders } from "./redact.ts";
+import type { EntryParses } from "./store.ts";
 
 export interface RecorderOptions {
   started: number;
@@ -13,24 +13,30 @@ export interface RecorderOptions {
   bodyCap: number;
   keepClientIp: boolean;
   clientInfoFor: (mcpSessionId: string) => Record<string, unknown> | undefined;
-  record: (entry: NewJournalEntry) => JournalEntry;
+  /** Stores the entry; `parsed` holds its bodies' parses made already (JournalStore.append takes them). */
+  record: (entry: NewJournalEntry, parsed: EntryParses) => JournalEntry;
   waitUntil: (promise: Promise<unknown>) => void;
   /** Called once the exchange is journalled, or failed to be. */
   finished?: () => void;
 }
 
+/** After the response deadline, a body the client has not read to its end is ended by the relay (see relay). */
+const DEADLINE_GRACE_MS = 1_000;
+
 /**
- * Returns the response to send, and journals the exchange once the response body has been sent in full:
- * the body is teed, so the client sees every byte exactly when it would have without the journal.
+ * Returns the response to send, and journals the exchange once the response body has been sent in full or the
+ * client went away. A streamed body goes through a relay that the client's reading paces, so the client sees every
+ * byte when it would have without the journal, and the journal keeps and judges only what the client was sent,
+ * holding at most CLASSIFY_CAP characters of it however slowly the client reads.
  */
 export function journalled(request: Request, handled: Handled<UpstreamSide>, options: RecorderOptions): Response {
   const response = handled.response;
   // A body made from a string (bodyText) is sent as it is and journalled from that string; only a streamed body is
-  // teed, so the journal reads what the client was sent, as it was sent.
+  // relayed, so the journal reads what the client was sent, as it was sent.
   const known = bodyText(response);
-  let clientBranch: ReadableStream<Uint8Array> | null = null;
-  let journalBranch: ReadableStream<Uint8Array> | null = null;
-  if (known === undefined && response.body) [clientBranch, journalBranch] = response.body.tee();
+  const copy = textCopy();
+  const stopAt = handled.deadline ? handled.deadline.at + DEADLINE_GRACE_MS : undefined;
+  const relayed = known === undefined && response.body ? relay(response.body, copy.add, stopAt) : undefined;
 
   const requestHeaders = headerRecord(request.headers, options.keepClientIp);
   const responseHeaders = headerRecord(response.headers);
@@ -39,57 +45,81 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
 
   options.waitUntil(
     (async () => {
-      const body = known !== undefined ? { text: known, bytes: utf8Length(known) } : await drain(journalBranch);
+      const sent = relayed ? await relayed.ended : undefined;
+      const body = known !== undefined ? { text: known, bytes: utf8Length(known) } : { text: copy.text(), bytes: sent?.bytes ?? 0 };
       const finished = Date.now();
       const isSse = (responseHeaders["content-type"] ?? "").includes("text/event-stream");
       const mcpSessionId = facts?.message?.request.mcpSessionId ?? response.headers.get("mcp-session-id") ?? requestHeaders["mcp-session-id"];
       const clientInfo = facts?.clientInfo ?? (mcpSessionId ? options.clientInfoFor(mcpSessionId) : undefined);
-      const cutByDeadline = handled.deadline?.cut === true;
-      const verdict = judge(request.method, facts, requestHeaders, { status: response.status, headers: responseHeaders, body: body.text }, finished);
-      options.record({
-        time: new Date(options.started).toISOString(),
-        durationMs: Math.max(0, finished - options.started),
-        request: {
-          method: request.method,
-          url: redactCapability(new URL(request.url).pathname),
-          // Headers and bodies are redacted by the store (JournalStore.append), after it took the call digests.
-          headers: requestHeaders,
-          body: capture(requestText, utf8Length(requestText), options.bodyCap),
-        },
-        response: {
-          status: response.status,
-          headers: responseHeaders,
-          body: capture(body.text, body.bytes, options.bodyCap),
-          ...(cutByDeadline ? { cutByDeadline } : {}),
-          ...(isSse
-            ? {
-                sseEvents: parseSse(body.text).events.map((e) => ({
-                  ...(e.id !== undefined ? { id: e.id } : {}),
-                  event: e.type,
-                  data: cut(e.data, options.bodyCap),
-                  ...(e.retry !== undefined ? { retry: e.retry } : {}),
-                })),
-              }
+      const cutByDeadline = handled.deadline?.cut === true || sent?.stopped === true;
+      // The one parse of a JSON answer: the classifier, the redaction and the checks' projection all take it.
+      const parsed = isSse || body.text === "" || !copy.whole() ? null : parseWhole(body.text);
+      const judged = { status: response.status, headers: responseHeaders, body: classifierBody(body.text, parsed, responseHeaders["content-type"]) };
+      const verdict = judge(request.method, facts, requestHeaders, judged, finished);
+      options.record(
+        {
+          time: new Date(options.started).toISOString(),
+          durationMs: Math.max(0, finished - options.started),
+          request: {
+            method: request.method,
+            url: redactCapability(new URL(request.url).pathname),
+            // Headers and bodies are redacted by the store (JournalStore.append), after it took the call digests.
+            headers: requestHeaders,
+            body: capture(requestText, utf8Length(requestText), options.bodyCap),
+          },
+          response: {
+            status: response.status,
+            headers: responseHeaders,
+            body: capture(body.text, body.bytes, options.bodyCap),
+            ...(cutByDeadline ? { cutByDeadline } : {}),
+            ...(sent?.clientClosedAt !== undefined ? { clientClosedAtMs: Math.max(0, sent.clientClosedAt - options.started) } : {}),
+            ...(isSse
+              ? {
+                  sseEvents: parseSse(body.text).events.map((e) => ({
+                    ...(e.id !== undefined ? { id: e.id } : {}),
+                    event: e.type,
+                    data: cut(e.data, options.bodyCap),
+                    ...(e.retry !== undefined ? { retry: e.retry } : {}),
+                  })),
+                }
+              : {}),
+          },
+          rpc: facts?.rpc ?? { kind: "invalid" },
+          ...(facts?.era ? { era: facts.era, protocolVersion: facts.protocolVersion } : {}),
+          ...(mcpSessionId ? { mcpSessionId } : {}),
+          ...(clientInfo ? { clientInfo } : {}),
+          ...(handled.decision
+            ? { fault: { kind: handled.decision.fault.kind, rule: handled.decision.reason, detail: { ...handled.decision.fault } } }
             : {}),
+          scenario: options.scenario,
+          ...(verdict ? { verdict } : {}),
+          ...(handled.effects ? { effects: handled.effects() } : {}),
+          ...(handled.proxied ? { proxied: proxiedEntry(await handled.proxied(), facts, requestHeaders, options.bodyCap, finished) } : {}),
         },
-        rpc: facts?.rpc ?? { kind: "invalid" },
-        ...(facts?.era ? { era: facts.era, protocolVersion: facts.protocolVersion } : {}),
-        ...(mcpSessionId ? { mcpSessionId } : {}),
-        ...(clientInfo ? { clientInfo } : {}),
-        ...(handled.decision
-          ? { fault: { kind: handled.decision.fault.kind, rule: handled.decision.reason, detail: { ...handled.decision.fault } } }
-          : {}),
-        scenario: options.scenario,
-        ...(verdict ? { verdict } : {}),
-        ...(handled.effects ? { effects: handled.effects() } : {}),
-        ...(handled.proxied ? { proxied: proxiedEntry(await handled.proxied(), facts, requestHeaders, options.bodyCap, finished) } : {}),
-      });
+        { ...(facts ? { request: requestParse(facts) } : {}), ...(isSse ? {} : { response: parsed }) },
+      );
     })()
       .catch((error) => console.error("journal failed", error))
       .finally(options.finished),
   );
 
-  return known !== undefined ? response : new Response(clientBranch, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return relayed ? new Response(relayed.stream, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
+}
+
+/** The read stage's parse of the request body, as the store takes it (a body that is not JSON, or none, is null). */
+function requestParse(facts: Facts): ParsedBody {
+  return facts.text === "" || facts.body === undefined ? null : { value: facts.body };
+}
+
+/**
+ * The response body as the classifier is given it: the parsed JSON when the answer is declared JSON (the classifier
+ * would parse the same text to the same value), else the text, whose content type and syntax it judges itself. A
+ * parsed string stays text: the classifier reads a string as the raw body.
+ */
+function classifierBody(text: string, parsed: ParsedBody, contentType: string | undefined): unknown {
+  const type = contentType?.split(";")[0]!.trim().toLowerCase();
+  const json = type === "application/json" || (type !== undefined && /^application\/[^/]+\+json$/.test(type));
+  return json && parsed !== null && typeof parsed.value !== "string" ? parsed.value : text;
 }
 
 /**
@@ -119,7 +149,7 @@ function proxiedEntry(
  * call's facts): that stream is judged against the call's id and method, as the answer to the call. Other GETs and
  * DELETEs carry no request to judge an answer against.
  */
-function judge(httpMethod: string, facts: Facts | undefined, headers: Record<string, string>, response: { status: number; headers: Record<string, string>; body: string }, now: number): Verdict | undefined {
+function judge(httpMethod: string, facts: Facts | undefined, headers: Record<string, string>, response: { status: number; headers: Record<string, string>; body: unknown }, now: number): Verdict | undefined {
   if (httpMethod === "POST") {
     // The parsed body goes when there is one, so the classifier does not parse it again (a parsed string would read
     // as raw text, so that one case goes as text).

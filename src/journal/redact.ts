@@ -54,15 +54,42 @@ export function isSecretName(name: string, options: RedactOptions = {}): boolean
   return secret;
 }
 
-/** Whether a value contains something that looks like a credential. */
-export function hasSecretValue(value: string): boolean {
+/**
+ * A capability URL's secret, `/s/{id}.{secret}/` (src/base/capability-url.ts), also percent-encoded (`%2Fs%2F…`, `%2E`)
+ * or with JSON's escaped slashes: whoever holds it can use the session, so the journal keeps the id and hides the
+ * secret wherever the URL appears (a 401's WWW-Authenticate resource_metadata, a Location, a body).
+ */
+const CAPABILITY = /((?:\\?\/|%2[Ff])s(?:\\?\/|%2[Ff])[A-Za-z0-9-]+)(?:\.|%2[Ee])[A-Za-z0-9_-]+(?=\\?\/|%2[Ff])/g;
+
+/** Every capability secret in a text replaced by the marker, the session id kept. */
+export function redactCapabilityUrls(text: string): string {
+  return text.replace(CAPABILITY, `$1.${REDACTED}`);
+}
+
+/**
+ * A JSON value (the classifier's verdict, a fault's detail) with every capability secret in it hidden: the verdict
+ * quotes a 401's challenge, resource_metadata URL included. The value itself when it holds none.
+ */
+export function redactCapabilitiesIn<T>(value: T): T {
+  const json = JSON.stringify(value);
+  CAPABILITY.lastIndex = 0;
+  return json !== undefined && CAPABILITY.test(json) ? (JSON.parse(redactCapabilityUrls(json)) as T) : value;
+}
+
+function hasCredential(value: string): boolean {
   SECRET_VALUE.lastIndex = 0;
   return SECRET_VALUE.test(value);
 }
 
-/** Every credential-looking run in a text replaced by the marker. */
+/** Whether a value contains something that looks like a credential, or a capability URL's secret. */
+export function hasSecretValue(value: string): boolean {
+  CAPABILITY.lastIndex = 0;
+  return hasCredential(value) || CAPABILITY.test(value);
+}
+
+/** Every credential-looking run and capability secret in a text replaced by the marker. */
 export function redactSecretValues(text: string): string {
-  return text.replace(SECRET_VALUE, REDACTED);
+  return redactCapabilityUrls(text.replace(SECRET_VALUE, REDACTED));
 }
 
 /** The whole value hidden; a real authentication scheme in front of it stays visible (so Bearer vs Basic shows). */
@@ -77,9 +104,9 @@ export function redactHeaders(headers: Record<string, string>, options: RedactOp
   for (const [rawName, value] of Object.entries(headers)) {
     const name = rawName.toLowerCase();
     const safe = PROTOCOL_NAMES.has(squash(name));
-    if (!safe && (isSecretName(name, options) || hasSecretValue(value) || /^(bearer|basic|dpop|digest|negotiate)\s+\S/i.test(value))) {
+    if (!safe && (isSecretName(name, options) || hasCredential(value) || /^(bearer|basic|dpop|digest|negotiate)\s+\S/i.test(value))) {
       out[name] = hideHeaderValue(value);
-    } else out[name] = value;
+    } else out[name] = redactCapabilityUrls(value); // the protocol's own headers too: WWW-Authenticate names the URL
   }
   return out;
 }
@@ -143,18 +170,38 @@ function redactByPattern(text: string, options: RedactOptions): string {
  * changed (otherwise the text is returned as it was); anything else is redacted by pattern.
  */
 export function redactText(text: string, options: RedactOptions = {}): string {
-  if (text === "") return text;
-  let parsed: unknown;
+  return redactBody(text, options).text;
+}
+
+/**
+ * redactText for a body the pipeline may have parsed already (`parsed`, see ParsedBody: then it is not parsed again),
+ * also giving the redacted JSON, so the checks' projection of it does not parse the redacted text either.
+ */
+export function redactBody(text: string, options: RedactOptions = {}, parsed?: ParsedBody): { text: string; parsed: ParsedBody } {
+  if (text === "") return { text, parsed: null };
+  const json = parsed !== undefined ? parsed : parseWhole(text);
+  if (json === null) return { text: redactByPattern(text, options), parsed: null };
   try {
-    parsed = JSON.parse(text);
+    const redacted = redactValue(json.value, options);
+    return redacted === undefined ? { text, parsed: json } : { text: JSON.stringify(redacted), parsed: { value: redacted } };
   } catch {
-    return redactByPattern(text, options);
+    return { text: redactByPattern(text, options), parsed: null };
   }
+}
+
+/**
+ * A body's JSON as the pipeline parsed it already, handed on so that what stores the body (redaction, the call
+ * digests, the checks' projection) does not parse it again: `{ value }` when the text is one whole JSON value, null
+ * when it is not JSON (or was cut, or nests too deep to walk). Undefined where it is taken: not parsed yet.
+ */
+export type ParsedBody = { value: unknown } | null;
+
+/** The text's JSON, or null; the one parse of a body that arrives unparsed. */
+export function parseWhole(text: string): ParsedBody {
   try {
-    const redacted = redactValue(parsed, options);
-    return redacted === undefined ? text : JSON.stringify(redacted);
+    return { value: JSON.parse(text) as unknown };
   } catch {
-    return redactByPattern(text, options);
+    return null;
   }
 }
 

@@ -4,6 +4,7 @@ import { jsonDepth, MAX_JSON_DEPTH } from "../base/json-limits.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
 import { hmacHex } from "../base/digest.ts";
 import { clientKey } from "./retry-origin.ts";
+import { type ParsedBody, parseWhole } from "./redact.ts";
 
 /**
  * The slim projection of a journal entry that the checks read: taken once, when the entry is stored, so /checks
@@ -33,19 +34,19 @@ export function comparableParams(params: Record<string, unknown>): string {
   return canonical({ ...rest, _meta: meta });
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+/** The object a body holds: from its parse when the pipeline made one, else from one parse here. */
+function objectOf(text: string, parsed: ParsedBody | undefined): Record<string, unknown> | undefined {
+  const json = parsed !== undefined ? parsed : parseWhole(text);
+  return json !== null && isRecord(json.value) ? json.value : undefined;
 }
 
-/** The digests of a request body's params, taken before redaction; none for a cut body or a non-request. */
-export function callDigests(body: JournalEntry["request"]["body"], key: Uint8Array): { callDigest?: string; paramsDigest?: string } {
+/**
+ * The digests of a request body's params, taken before redaction; none for a cut body or a non-request. `parsed` is
+ * the body's parse when the pipeline made one.
+ */
+export function callDigests(body: JournalEntry["request"]["body"], key: Uint8Array, parsed?: ParsedBody): { callDigest?: string; paramsDigest?: string } {
   if (body.truncated) return {};
-  const message = parseObject(body.text);
+  const message = objectOf(body.text, parsed);
   if (!message || typeof message.method !== "string") return {};
   const params = isRecord(message.params) ? message.params : {};
   return { callDigest: hmacHex(key, canonical(callParams(params))), paramsDigest: hmacHex(key, comparableParams(params)) };
@@ -84,18 +85,29 @@ function reduceMessage(message: Record<string, unknown>): Record<string, unknown
  * A body text as the checks need it: whole when short, else its JSON message reduced, else nothing. Nesting past
  * the limit (a request the door refused) is dropped, so nothing later walks it.
  */
-function slimText(text: string): string {
+function slimText(text: string, parsed: ParsedBody | undefined): string {
   if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return "";
   if (text.length <= KEEP_WHOLE) return text;
-  const message = parseObject(text);
+  const message = objectOf(text, parsed);
   return message ? JSON.stringify(reduceMessage(message)) : "";
 }
 
 // last-event-id: the stream-recovery checks match a resuming GET to the stream it resumes.
 const KEPT_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version", "last-event-id"];
 
-/** The projection of an entry (before or after redaction: it keeps no secret-named field it did not have). */
-export function slimEntry(entry: JournalEntry, paramsDigest: string | undefined): SlimEntry {
+/** The parses of an entry's bodies as stored (after redaction), when they were made already: see ParsedBody. */
+export interface StoredParses {
+  request?: ParsedBody;
+  response?: ParsedBody;
+  /** One per SSE event's data, in order. */
+  events?: ParsedBody[];
+}
+
+/**
+ * The projection of an entry (before or after redaction: it keeps no secret-named field it did not have). `parsed`
+ * holds the parses of the entry's bodies as they stand in it, when the store made them already.
+ */
+export function slimEntry(entry: JournalEntry, paramsDigest: string | undefined, parsed: StoredParses = {}): SlimEntry {
   // Proxy mode: the upstream's own body stays in the full entry; the checks read its verdict and tool, not its bytes.
   const { clientInfo, proxied, ...rest } = entry;
   const client = clientKey(clientInfo);
@@ -103,11 +115,11 @@ export function slimEntry(entry: JournalEntry, paramsDigest: string | undefined)
   const { sseEvents } = entry.response;
   return {
     ...rest,
-    request: { ...entry.request, headers, body: { ...entry.request.body, text: entry.request.body.truncated ? "" : slimText(entry.request.body.text) } },
+    request: { ...entry.request, headers, body: { ...entry.request.body, text: entry.request.body.truncated ? "" : slimText(entry.request.body.text, parsed.request) } },
     response: {
       ...entry.response,
-      body: { ...entry.response.body, text: sseEvents ? "" : entry.response.body.truncated ? "" : slimText(entry.response.body.text) },
-      ...(sseEvents ? { sseEvents: sseEvents.map((e) => ({ ...e, data: e.data.endsWith(TRUNCATION_MARKER) ? TRUNCATION_MARKER : slimText(e.data) })) } : {}),
+      body: { ...entry.response.body, text: sseEvents ? "" : entry.response.body.truncated ? "" : slimText(entry.response.body.text, parsed.response) },
+      ...(sseEvents ? { sseEvents: sseEvents.map((e, i) => ({ ...e, data: e.data.endsWith(TRUNCATION_MARKER) ? TRUNCATION_MARKER : slimText(e.data, parsed.events?.[i]) })) } : {}),
     },
     ...(paramsDigest !== undefined ? { paramsDigest } : {}),
     ...(client !== undefined ? { client } : {}),

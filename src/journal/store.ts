@@ -1,8 +1,8 @@
 import { clientKey, retryOrigin, type WireAttempt } from "./retry-origin.ts";
-import { callDigests, type SlimEntry, slimEntry } from "./slim.ts";
+import { callDigests, type SlimEntry, slimEntry, type StoredParses } from "./slim.ts";
 import { OUTCOMES, type Outcome } from "../classify/index.ts";
-import type { JournalEntry, NewJournalEntry } from "./entry.ts";
-import { type RedactOptions, redactHeaders, redactText } from "./redact.ts";
+import { type JournalEntry, type NewJournalEntry, TRUNCATION_MARKER } from "./entry.ts";
+import { type ParsedBody, type RedactOptions, redactBody, redactCapabilitiesIn, redactHeaders } from "./redact.ts";
 
 export interface RetentionLimits {
   /** Most exchanges kept per session; the oldest go first. */
@@ -38,18 +38,39 @@ CREATE INDEX IF NOT EXISTS journal_time ON journal (time_ms);
 CREATE TABLE IF NOT EXISTS journal_key (k TEXT NOT NULL);
 `;
 
-/** An entry with its credentials redacted: headers, JSON body fields with secret-like names, credential-like values. */
-export function redactEntry(entry: NewJournalEntry, options: RedactOptions): NewJournalEntry {
+/** The parses of a new entry's bodies the pipeline made already (the request's, from the read stage): see ParsedBody. */
+export interface EntryParses {
+  request?: ParsedBody;
+  response?: ParsedBody;
+}
+
+/**
+ * An entry with its credentials redacted: headers, JSON body fields with secret-like names, credential-like values,
+ * capability secrets. Each body is parsed at most once, not at all when `parsed` has it; the redacted parses are
+ * returned for the checks' projection.
+ */
+export function redactEntry(entry: NewJournalEntry, options: RedactOptions, parsed: EntryParses = {}): { entry: NewJournalEntry; parsed: StoredParses } {
   const { request, response } = entry;
+  // A cut body is no whole JSON any more: its parse (of the whole text) does not describe it.
+  const requestBody = redactBody(request.body.text, options, request.body.truncated ? null : parsed.request);
+  const responseBody = redactBody(response.body.text, options, response.body.truncated || response.sseEvents ? null : parsed.response);
+  const events = response.sseEvents?.map((e) => redactBody(e.data, options, e.data.endsWith(TRUNCATION_MARKER) ? null : undefined));
+  const { verdict, fault, proxied } = entry;
   return {
-    ...entry,
-    request: { ...request, headers: redactHeaders(request.headers, options), body: { ...request.body, text: redactText(request.body.text, options) } },
-    response: {
-      ...response,
-      headers: redactHeaders(response.headers, options),
-      body: { ...response.body, text: redactText(response.body.text, options) },
-      ...(response.sseEvents ? { sseEvents: response.sseEvents.map((e) => ({ ...e, data: redactText(e.data, options) })) } : {}),
+    entry: {
+      ...entry,
+      ...(verdict ? { verdict: redactCapabilitiesIn(verdict) } : {}),
+      ...(fault ? { fault: redactCapabilitiesIn(fault) } : {}),
+      ...(proxied ? { proxied: redactCapabilitiesIn(proxied) } : {}),
+      request: { ...request, headers: redactHeaders(request.headers, options), body: { ...request.body, text: requestBody.text } },
+      response: {
+        ...response,
+        headers: redactHeaders(response.headers, options),
+        body: { ...response.body, text: responseBody.text },
+        ...(response.sseEvents ? { sseEvents: response.sseEvents.map((e, i) => ({ ...e, data: events![i]!.text })) } : {}),
+      },
     },
+    parsed: { request: requestBody.parsed, response: responseBody.parsed, ...(events ? { events: events.map((e) => e.parsed) } : {}) },
   };
 }
 
@@ -147,11 +168,11 @@ export class JournalStore {
   /**
    * Stores an entry (one INSERT, now or at the next flush), applies retention, and returns it with its sequence
    * number. The call digests are taken from the bodies as sent; everything stored (the entry and the checks'
-   * projection of it) is redacted.
+   * projection of it) is redacted. `parsed` holds the bodies the pipeline parsed already, which are not parsed again.
    */
-  append(entry: NewJournalEntry, now: number): JournalEntry {
-    const { callDigest, paramsDigest } = callDigests(entry.request.body, this.key);
-    const redacted = redactEntry(entry, this.redact);
+  append(entry: NewJournalEntry, now: number, parsed: EntryParses = {}): JournalEntry {
+    const { callDigest, paramsDigest } = callDigests(entry.request.body, this.key, parsed.request);
+    const { entry: redacted, parsed: parses } = redactEntry(entry, this.redact, parsed);
     const callKey = entry.rpc.kind === "request" && callDigest !== undefined ? `${entry.rpc.method}\u0000${callDigest}` : undefined;
     const attempt: WireAttempt = { ...(entry.rpc.id !== undefined ? { id: entry.rpc.id } : {}), ...wireOf(entry) };
     const retry = callKey !== undefined ? this.retryOf(callKey, attempt) : {};
@@ -160,7 +181,7 @@ export class JournalStore {
     const time = Date.parse(entry.time);
     const stored: JournalEntry = { seq, ...redacted, ...(callDigest !== undefined ? { callDigest } : {}), ...retry };
     const json = JSON.stringify(stored);
-    const slim = JSON.stringify(slimEntry(stored, paramsDigest));
+    const slim = JSON.stringify(slimEntry(stored, paramsDigest, parses));
     const row = [seq, time, entry.rpc.method ?? null, entry.verdict?.outcome ?? null, json, slim, callKey ?? null, callKey !== undefined ? JSON.stringify(attempt) : null];
     this.nextSeq = seq + 1;
     if (time < this.oldestTime) this.oldestTime = time;

@@ -54,6 +54,8 @@ export const RecordedExchangeSchema = z.object({
     body: BodySchema,
     /** An SSE body's events, with the time each one went out; the body text holds them. */
     events: z.array(RecordedEventSchema).optional(),
+    /** The client went away this many ms after the request came, before the body ended: the body is what it was sent. */
+    clientClosedAtMs: z.number().int().nonnegative().optional(),
   }),
   /** The request's JSON-RPC kind and id: a replayed answer carries the new request's id in its place. */
   rpc: z.object({ kind: z.enum(["request", "notification", "response", "invalid"]), id: z.union([z.string(), z.number(), z.null()]).optional() }),

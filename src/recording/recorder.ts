@@ -1,9 +1,11 @@
 import type { Effects } from "../mcp/facts.ts";
-import { headerRecord, redactHeaders, redactText, type RedactOptions } from "../journal/redact.ts";
+import { relay } from "../journal/capture.ts";
+import { headerRecord, type ParsedBody, parseWhole, redactBody, redactHeaders, type RedactOptions } from "../journal/redact.ts";
 import type { Handled } from "../mcp/facts.ts";
 import { rpcOf } from "../mcp/facts.ts";
 import { RECORDING_LIMITS, type RecordedEvent, type RecordedExchange } from "./exchange.ts";
-import { matchKey, parseJson } from "./match.ts";
+import { matchKey } from "./match.ts";
+import { EVENT_END } from "./rewrite.ts";
 
 /** Where recorded exchanges go (RecordingStore). */
 export interface RecordingSink {
@@ -18,41 +20,47 @@ export interface ExchangeToRecord {
   request: Request;
   /** The request body as received, before any redaction. */
   requestText: string;
+  /** The request body's parse, when the pipeline made one (see ParsedBody): then it is not parsed again. */
+  requestBody?: ParsedBody;
   response: Response;
   /** tools/call: whether the tool ran, read once the response ended. */
   effects?: () => Effects;
 }
 
 /**
- * Records one exchange and returns the response to send in its place: the body is teed, so the client gets every
- * byte when it would have, and the recording copy notes when each SSE event went out. The match digest is taken
- * from the request as received; what is stored of the request is redacted like the journal. The response is kept as
- * sent, since a replay serves it. This is the call a proxied session makes for each upstream exchange.
+ * Records one exchange and returns the response to send in its place: the body goes through a relay that the
+ * client's reading paces (src/journal/capture.ts), so the client gets every byte when it would have, the recording
+ * copy holds at most RECORDING_LIMITS.bodyBytes characters however slowly the client reads, and it notes when each
+ * SSE event went out to the client. The match digest is taken from the request as received; what is stored of the
+ * request is redacted like the journal. The response is kept as sent, since a replay serves it. This is the call a
+ * proxied session makes for each upstream exchange.
  */
 export function recordExchange(sink: RecordingSink, exchange: ExchangeToRecord, waitUntil: (promise: Promise<unknown>) => void, redact: RedactOptions = {}): Response {
   const { request, response, requestText, started } = exchange;
   const headersAtMs = Math.max(0, Date.now() - started);
-  let body: ReadableStream<Uint8Array> | null = null;
-  let copy: ReadableStream<Uint8Array> | null = null;
-  if (response.body) [body, copy] = response.body.tee();
   const isSse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
-  const parsed = parseJson(requestText);
-  const rpc = rpcOf(parsed);
-  const match = request.method === "POST" ? matchKey(parsed, sink.key()) : undefined;
+  const copy = timedCopy(started, isSse);
+  const relayed = response.body ? relay(response.body, copy.add) : undefined;
+  const parsed = exchange.requestBody !== undefined ? exchange.requestBody : requestText === "" ? null : parseWhole(requestText);
+  const message = parsed?.value;
+  const rpc = rpcOf(message);
+  const match = request.method === "POST" ? matchKey(message, sink.key()) : undefined;
   waitUntil(
     (async () => {
-      const read = await readTimed(copy, started, isSse);
+      const sent = relayed ? await relayed.ended : undefined;
+      const read = copy.finish();
       const effects = exchange.effects?.();
       sink.append({
         time: new Date(started).toISOString(),
         durationMs: Math.max(0, Date.now() - started),
-        request: { method: request.method, headers: redactHeaders(headerRecord(request.headers), redact), body: capped(redactText(requestText, redact)) },
+        request: { method: request.method, headers: redactHeaders(headerRecord(request.headers), redact), body: capped(redactBody(requestText, redact, parsed).text) },
         response: {
           status: response.status,
           headers: headerRecord(response.headers),
           headersAtMs,
           body: { text: read.text, truncated: read.truncated },
           ...(isSse ? { events: read.events } : {}),
+          ...(sent?.clientClosedAt !== undefined ? { clientClosedAtMs: Math.max(0, sent.clientClosedAt - started) } : {}),
         },
         rpc: { kind: rpc.kind, ...(rpc.id !== undefined ? { id: rpc.id } : {}) },
         ...(match ? { match } : {}),
@@ -60,12 +68,20 @@ export function recordExchange(sink: RecordingSink, exchange: ExchangeToRecord, 
       });
     })().catch((error) => console.error("recording failed", error)),
   );
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return relayed ? new Response(relayed.stream, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
 }
 
-/** recordExchange for an exchange the MCP pipeline handled: the same Handled, its response teed for the recording. */
+/** recordExchange for an exchange the MCP pipeline handled: the same Handled, its response relayed for the recording. */
 export function recordHandled<Trace>(sink: RecordingSink, request: Request, handled: Handled<Trace>, started: number, waitUntil: (promise: Promise<unknown>) => void, redact?: RedactOptions): Handled<Trace> {
-  const exchange = { started, request, requestText: handled.facts?.text ?? "", response: handled.response, ...(handled.effects ? { effects: handled.effects } : {}) };
+  const facts = handled.facts;
+  const exchange: ExchangeToRecord = {
+    started,
+    request,
+    requestText: facts?.text ?? "",
+    ...(facts ? { requestBody: facts.text === "" || facts.body === undefined ? null : { value: facts.body } } : {}),
+    response: handled.response,
+    ...(handled.effects ? { effects: handled.effects } : {}),
+  };
   return { ...handled, response: recordExchange(sink, exchange, waitUntil, redact) };
 }
 
@@ -73,47 +89,44 @@ function capped(text: string): { text: string; truncated: boolean } {
   return text.length > RECORDING_LIMITS.bodyBytes ? { text: text.slice(0, RECORDING_LIMITS.bodyBytes), truncated: true } : { text, truncated: false };
 }
 
-/** A blank line, which ends an SSE event (any of the three line ends). */
-const EVENT_END = /\r\n\r\n|\n\n|\r\r/g;
-
 /**
- * Reads a body to its end, keeping up to RECORDING_LIMITS.bodyBytes characters and, for SSE, where each event ends
- * and when it arrived. Never throws: a body that fails midway is kept as far as it went.
+ * The recording's copy of a body as the client was sent it: up to RECORDING_LIMITS.bodyBytes characters and, for
+ * SSE, where each event ends and when it went out. A body that failed midway is kept as far as it went.
  */
-async function readTimed(stream: ReadableStream<Uint8Array> | null, started: number, sse: boolean): Promise<{ text: string; truncated: boolean; events: RecordedEvent[] }> {
+function timedCopy(started: number, sse: boolean) {
   const events: RecordedEvent[] = [];
-  if (!stream) return { text: "", truncated: false, events };
-  const reader = stream.getReader();
   const decoder = new TextDecoder();
   let text = "";
   let truncated = false;
   // Where the search for the next event's end starts: a blank line split across chunks is found once both halves came.
   let scanned = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (truncated) continue;
-      text += decoder.decode(value, { stream: true });
+  return {
+    add(chunk: Uint8Array): void {
+      if (truncated) return;
+      text += decoder.decode(chunk, { stream: true });
       if (text.length > RECORDING_LIMITS.bodyBytes) {
         text = text.slice(0, RECORDING_LIMITS.bodyBytes);
         truncated = true;
       }
       if (sse) scanned = eventEnds(text, scanned, Math.max(0, Date.now() - started), events);
-    }
-    if (!truncated) text += decoder.decode();
-  } catch {
-    // The stream broke: what arrived is what the client got.
-  }
-  if (sse && !truncated && scanned < text.length) events.push({ atMs: Math.max(0, Date.now() - started), end: text.length });
-  return { text, truncated, events };
+    },
+    finish(): { text: string; truncated: boolean; events: RecordedEvent[] } {
+      if (!truncated) text += decoder.decode();
+      if (sse && !truncated && scanned < text.length) events.push({ atMs: Math.max(0, Date.now() - started), end: text.length });
+      return { text, truncated, events };
+    },
+  };
 }
+
+/** The blank line that ends an SSE event, as parseSse reads it (any of the three line ends, mixed). */
+const BLANK_LINE = new RegExp(EVENT_END.source, "g");
 
 /** Notes every event that ended in `text` after `from`; returns where the next search starts. */
 function eventEnds(text: string, from: number, atMs: number, events: RecordedEvent[]): number {
-  EVENT_END.lastIndex = Math.max(0, from - 3);
+  const blank = BLANK_LINE;
+  blank.lastIndex = Math.max(0, from - 3);
   let next = from;
-  for (let m = EVENT_END.exec(text); m; m = EVENT_END.exec(text)) {
+  for (let m = blank.exec(text); m; m = blank.exec(text)) {
     const end = m.index + m[0].length;
     if (end <= from) continue;
     events.push({ atMs, end });

@@ -1,4 +1,5 @@
 import { isRecord, type RequestId } from "../wire/jsonrpc.ts";
+import { parseSse } from "../classify/index.ts";
 import { parseJson } from "./match.ts";
 
 /**
@@ -31,13 +32,20 @@ export function rewriteJsonText(text: string, rewrite: Rewrite): string {
   return out === parsed ? text : JSON.stringify(out);
 }
 
-const BLANK_LINE = /(\r\n\r\n|\n\n|\r\r)/;
+/**
+ * A line end (CRLF, LF or CR, as the classifier's parseSse reads them) followed by another: the blank line that ends an
+ * SSE event. The recorder times events by it and the rewrite below cuts a body into events by it, so both frame a
+ * stream as parseSse does.
+ */
+export const EVENT_END = /(?:\r\n|\r(?!\n)|\n)(?:\r\n|\r(?!\n)|\n)/;
+const BLANK_LINE = new RegExp(`(${EVENT_END.source})`);
 const LINE_END = /\r\n|\n|\r/;
 
-/** The data of one SSE event's lines (`data:` lines joined by newlines), or undefined when it has none. */
+/** The data of one SSE event's lines (its `data` fields joined by newlines, read by parseSse), or undefined when it has none. */
 export function eventData(block: string): string | undefined {
-  const data = block.split(LINE_END).filter((l) => l.startsWith("data:")).map((l) => l.slice(l.startsWith("data: ") ? 6 : 5));
-  return data.length > 0 ? data.join("\n") : undefined;
+  const sse = parseSse(block);
+  const event = sse.events[0] ?? sse.unterminated;
+  return event?.hasData ? event.data : undefined;
 }
 
 /** SSE text (whole events) rewritten event by event; ids, event types, comments and line ends are kept. */
@@ -51,20 +59,26 @@ export function rewriteSseText(text: string, rewrite: Rewrite): string {
       if (parsed === undefined) return part;
       const out = rewriteMessage(parsed, rewrite);
       if (out === parsed) return part;
-      const lines = part.split(LINE_END).filter((l) => !l.startsWith("data:"));
+      const lines = part.split(LINE_END).filter((l) => !isDataLine(l));
       return [...lines, `data: ${JSON.stringify(out)}`].join("\n");
     })
     .join("");
 }
 
-/** The JSON-RPC messages an SSE text carries, in order. */
+/** A `data` field's line, as parseSse reads one (a byte-order mark may open the stream). */
+const isDataLine = (line: string) => {
+  const field = line.startsWith("\ufeff") ? line.slice(1) : line;
+  return field === "data" || field.startsWith("data:");
+};
+
+/**
+ * The JSON-RPC messages an SSE text carries, in order, as parseSse reads them; a last event without its blank line
+ * counts too (a recorded body's final slice, or a HAR's body, may lack it).
+ */
 export function sseMessages(text: string): unknown[] {
-  return text
-    .split(BLANK_LINE)
-    .filter((_, i) => i % 2 === 0)
-    .flatMap((part) => {
-      const data = eventData(part);
-      const parsed = data === undefined ? undefined : parseJson(data);
-      return isRecord(parsed) ? [parsed] : [];
-    });
+  const sse = parseSse(text);
+  return [...sse.events, ...(sse.unterminated ? [sse.unterminated] : [])].flatMap((event) => {
+    const parsed = event.hasData ? parseJson(event.data) : undefined;
+    return isRecord(parsed) ? [parsed] : [];
+  });
 }

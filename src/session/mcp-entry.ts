@@ -87,7 +87,7 @@ export class McpEntry {
       bodyCap: positive(this.env.JOURNAL_BODY_CAP, DEFAULT_BODY_CAP),
       keepClientIp: String(this.env.JOURNAL_KEEP_CLIENT_IP) === "true",
       clientInfoFor: (id) => this.live.clientInfo(id),
-      record: (entry) => journal.append(entry),
+      record: (entry, parsed) => journal.append(entry, parsed),
       waitUntil: (promise) => this.ctx.waitUntil(promise),
       finished,
     });

@@ -2,7 +2,7 @@ import type { JournalEntry, NewJournalEntry } from "../journal/entry.ts";
 import { DEFAULT_LIVE_LIMITS, liveJournal, MAX_LIVE_STREAMS } from "../journal/live.ts";
 import type { RedactOptions } from "../journal/redact.ts";
 import type { SlimEntry } from "../journal/slim.ts";
-import { DEFAULT_RETENTION, type JournalQuery, type JournalSql, JournalStore } from "../journal/store.ts";
+import { DEFAULT_RETENTION, type EntryParses, type JournalQuery, type JournalSql, JournalStore } from "../journal/store.ts";
 import { positive } from "./env-number.ts";
 
 /** Projections read per page when the checks read the journal. */
@@ -31,9 +31,9 @@ export class SessionJournal {
     }, redaction, flushSoon);
   }
 
-  /** Stores an exchange and hands it to every live stream. */
-  append(entry: NewJournalEntry): JournalEntry {
-    const stored = this.store.append(entry, Date.now());
+  /** Stores an exchange and hands it to every live stream; `parsed` holds the bodies the pipeline parsed already. */
+  append(entry: NewJournalEntry, parsed?: EntryParses): JournalEntry {
+    const stored = this.store.append(entry, Date.now(), parsed);
     for (const listener of this.listeners) listener(stored);
     return stored;
   }

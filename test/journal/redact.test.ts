@@ -96,3 +96,30 @@ test("a value nested far deeper than the nesting limit is redacted without overf
   const out = redactText(text);
   assert.doesNotMatch(out, /hunter2/);
 });
+
+// Issue 27, finding 6: a capability URL's secret, wherever it appears in a header value or a body, in every form a
+// URL takes there. The session id stays, so a reader still sees which session is named.
+const SECRET = "Iruid_b8-eWMbQTUJ6xa_8";
+
+test("a capability secret in a protocol header (a 401's WWW-Authenticate) is hidden and the rest of the header kept", () => {
+  const challenge = `Bearer resource_metadata="http://127.0.0.1:8787/.well-known/oauth-protected-resource/s/abc-1.${SECRET}/mcp", scope="x"`;
+  const out = redactHeaders({ "WWW-Authenticate": challenge, location: `http://h/s/abc-1.${SECRET}/oauth/authorize` });
+  assert.equal(out["www-authenticate"], challenge.replace(SECRET, REDACTED));
+  assert.equal(out.location, `http://h/s/abc-1.${REDACTED}/oauth/authorize`);
+});
+
+test("a capability secret in a body is hidden: plain, percent-encoded and with JSON's escaped slashes", () => {
+  const forms = [`/s/abc-1.${SECRET}/mcp`, `%2Fs%2Fabc-1.${SECRET}%2Fmcp`, `%2fs%2fabc-1%2E${SECRET}%2fmcp`, String.raw`\/s\/abc-1.${SECRET}\/mcp`];
+  for (const form of forms) {
+    const json = redactText(JSON.stringify({ result: { content: [{ type: "text", text: `see http://h${form}` }] } }));
+    assert.ok(!json.includes(SECRET), `${form} → ${json}`);
+    assert.ok(json.includes(REDACTED), json);
+    assert.ok(!redactText(`not json ${form}`).includes(SECRET), form);
+  }
+});
+
+test("a session URL without a secret, and a path that only looks alike, are left as they are", () => {
+  const text = JSON.stringify({ a: "http://h/s/abc-1/mcp", b: "/files/s/report.pdf" });
+  assert.equal(redactText(text), text);
+  assert.equal(redactHeaders({ link: "</s/abc-1/mcp>" }).link, "</s/abc-1/mcp>");
+});
