@@ -15,11 +15,13 @@ const grant = (at: number, grantType: string, scope = "faultline:read", outcome 
 const judge = (entries: ReturnType<typeof entry>[], grants: GrantEvent[] | undefined, id: string) => authChecks(timeline(entries), grants).find((c) => c.id === id);
 
 test("auth-refreshed-on-expiry: a refresh passes, a new authorization warns, nothing fails", () => {
-  const journal = [expired(1, 0), ok(2, 100)];
-  assert.equal(judge(journal, [grant(50, "refresh_token")], "auth-refreshed-on-expiry")?.status, "pass");
-  assert.equal(judge(journal, [grant(50, "authorization_code")], "auth-refreshed-on-expiry")?.status, "warning");
-  assert.equal(judge([expired(1, 0)], [], "auth-refreshed-on-expiry")?.status, "fail");
-  assert.equal(judge(journal, [grant(50, "refresh_token", "", "invalid_grant")], "auth-refreshed-on-expiry")?.status, "fail");
+  const journal = [expired(1, 10), ok(2, 100)];
+  // The token that expired was issued before the 401.
+  const issued = grant(0, "authorization_code");
+  assert.equal(judge(journal, [issued, grant(50, "refresh_token")], "auth-refreshed-on-expiry")?.status, "pass");
+  assert.equal(judge(journal, [issued, grant(50, "authorization_code")], "auth-refreshed-on-expiry")?.status, "warning");
+  assert.equal(judge([expired(1, 10)], [issued], "auth-refreshed-on-expiry")?.status, "fail");
+  assert.equal(judge(journal, [issued, grant(50, "refresh_token", "", "invalid_grant")], "auth-refreshed-on-expiry")?.status, "fail");
 });
 
 test("auth-step-up-scope: a new authorization with the named scope passes; a refresh or a narrower one fails", () => {
