@@ -104,8 +104,9 @@ test("a proxied tool whose upstream declares no annotations is judged with MCP's
   const proxied = (e: JournalEntry, tool: NonNullable<JournalEntry["proxied"]>["tool"]): JournalEntry => ({ ...e, proxied: { upstream: "http://127.0.0.1:1/mcp", mode: "alter", ...(tool ? { tool } : {}) } });
   const replay = find([proxied(call(1, 0, "notify", { a: 1 }, cutRan), { name: "notify" }), proxied(call(2, 500, "notify", { a: 1 }), { name: "notify" })], "non-idempotent-not-replayed");
   assert.equal(replay?.status, "fail", replay?.message);
-  // Behind a proxy, Faultline's own echo is not the upstream's: an upstream echo without annotations is judged too.
-  const echo = find([proxied(call(1, 0, "echo", { text: "a" }, cutRan), { name: "echo" }), proxied(call(2, 500, "echo", { text: "a" }), undefined)], "non-idempotent-not-replayed");
+  // Behind a proxy, Faultline's own echo is not the upstream's: an upstream echo the journal knows nothing of (its
+  // tools/list could not be read) is judged with the defaults, not with Faultline's read-only echo.
+  const echo = find([proxied(call(1, 0, "echo", { text: "a" }, cutRan), undefined), proxied(call(2, 500, "echo", { text: "a" }), undefined)], "non-idempotent-not-replayed");
   assert.equal(echo?.status, "fail", echo?.message);
 });
 
