@@ -29,6 +29,11 @@ function refreshedOnExpiry(all: readonly Exchange[], grants: readonly GrantEvent
   const episodes = expired.filter((x, i) => i === 0 || grantAfter(expired[i - 1]!, grants) !== grantAfter(x, grants));
   return episodes.map((x) => {
     const what = `the 401 invalid_token to ${label(x)}`;
+    // Only a token this server issued can have expired and be refreshed: a token it never issued (a static one)
+    // is refused as unknown, and there is no refresh token to judge.
+    if (!grants.some((g) => g.outcome === "issued" && g.at <= x.start)) {
+      return observe("info", `Not judged: ${what} refused a token this session's authorization server never issued (its token endpoint issued none before the 401), so there was no token to refresh.`, x.seq);
+    }
     const g = grantAfter(x, grants);
     if (!g) return observe("fail", `After ${what}, the client asked the token endpoint for nothing: it neither refreshed nor authorized again.`, x.seq);
     if (g.grantType === "refresh_token" && g.outcome === "issued") return observe("pass", `After ${what}, ${seen(g)}: the client refreshed.`, x.seq);
@@ -58,21 +63,28 @@ function steppedUp(all: readonly Exchange[], grants: readonly GrantEvent[]): Obs
 function bounded(all: readonly Exchange[]): Observation[] {
   const observations: Observation[] = [];
   let run: Exchange[] = [];
-  const close = () => {
+  // `through` is the first exchange after the run that got past auth (status below 400); none when the journal ends first.
+  const close = (through: Exchange | undefined) => {
     if (run.length === 0) return;
     const seqs = run.map((x) => x.seq);
-    observations.push(
-      run.length > MAX_AUTH_ATTEMPTS
-        ? observe("fail", `The client met ${run.length} auth refusals (401/403) in a row without a success between them: it kept trying past ${MAX_AUTH_ATTEMPTS}.`, ...seqs)
-        : observe("pass", `The client met ${run.length} auth refusal${run.length === 1 ? "" : "s"} in a row, then ${run.at(-1) === all.at(-1) ? "stopped" : "succeeded"}.`, ...seqs),
-    );
+    const met = `The client met ${run.length} auth refusal${run.length === 1 ? "" : "s"} (401/403) in a row`;
+    if (run.length > MAX_AUTH_ATTEMPTS) {
+      observations.push(observe("fail", `${met} without a success between them: it kept trying past ${MAX_AUTH_ATTEMPTS}.`, ...seqs));
+    } else if (through) {
+      observations.push(observe("pass", `${met}, then got through: ${label(through)} (seq ${through.seq}) got HTTP ${through.status}.`, ...seqs, through.seq));
+    } else {
+      const last = all.at(-1);
+      // Only what the journal shows: nothing after the last refusal, or later exchanges none of which was answered below 400.
+      const ending = last === run.at(-1) ? "then sent nothing more" : `then no later exchange succeeded (the last, seq ${last?.seq}, got HTTP ${last?.status})`;
+      observations.push(observe("pass", `${met}, ${ending}.`, ...seqs));
+    }
     run = [];
   };
   for (const x of all) {
     if (challengeOf(x)) run.push(x);
-    else if (x.status < 400) close();
+    else if (x.status < 400) close(x);
   }
-  close();
+  close(undefined);
   return observations;
 }
 

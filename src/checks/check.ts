@@ -46,8 +46,12 @@ export function summarize(id: string, observations: readonly Observation[]): Che
   if (observations.length === 0) return [];
   const status = observations.reduce<CheckStatus>((worst, o) => (RANK[o.status] > RANK[worst] ? o.status : worst), "info");
   const chosen = observations.filter((o) => o.status === status);
-  const shown = chosen.slice(0, MAX_MESSAGES).map((o) => o.message);
-  if (chosen.length > MAX_MESSAGES) shown.push(`… and ${chosen.length - MAX_MESSAGES} more like these.`);
+  // Episodes that read alike are said once, with how often (never "… then succeeded. … then succeeded.").
+  const times = new Map<string, number>();
+  for (const o of chosen) times.set(o.message, (times.get(o.message) ?? 0) + 1);
+  const distinct = [...times];
+  const shown = distinct.slice(0, MAX_MESSAGES).map(([message, n]) => (n === 1 ? message : `${message} (${n} times)`));
+  if (distinct.length > MAX_MESSAGES) shown.push(`… and ${distinct.length - MAX_MESSAGES} more like these.`);
   const evidence = [...new Set(chosen.flatMap((o) => o.evidence))].sort((a, b) => a - b);
   // Every retry found is reported, whatever the status of its observation.
   const retries = [...new Map(observations.flatMap((o) => o.retries ?? []).map((r) => [r.seq, r])).values()].sort((a, b) => a.seq - b.seq);

@@ -208,3 +208,32 @@ export function retrySeen(earlier: Exchange, retry: Exchange): RetrySeen {
   const origin = originOf(earlier, retry);
   return { seq: retry.seq, retryOf: earlier.seq, retryOrigin: origin, reading: ORIGIN_READING[origin] };
 }
+
+/**
+ * What an exchange got, in words for messages. The classifier's TOOL_SUCCESS is its outcome for any usable result
+ * (src/classify/result.ts), so a success is named a tool result only on tools/call: an initialize or server/discover
+ * answer is "a result", never a tool outcome.
+ */
+export function answerOf(x: Exchange): string {
+  const outcome = x.entry.verdict?.outcome;
+  switch (outcome) {
+    case "TOOL_SUCCESS":
+      return x.method === "tools/call" ? "a tool result" : `a result to ${x.method ?? "the request"}`;
+    case "NOTIFICATION_ACCEPTED":
+      return `HTTP ${x.status} (accepted)`;
+    case "HTTP_ERROR":
+      return `HTTP ${x.status}`;
+    case "JSONRPC_ERROR":
+      return `JSON-RPC error ${errorCode(x) ?? "(no code)"}`;
+    case "TOOL_ERROR":
+      return "a tool error (isError: true)";
+    case "INPUT_REQUIRED":
+      return "an input_required result";
+    case "STREAM_INCOMPLETE":
+      return "a stream cut before the response";
+    case undefined:
+      return `HTTP ${x.status}`;
+    default:
+      return `an unusable response (${outcome})`;
+  }
+}

@@ -1,6 +1,6 @@
 import { isRecord } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { errorCode, type Exchange, gapMs, label, nextByKey, rpcError, sameTarget, showArgs } from "./exchange.ts";
+import { answerOf, errorCode, type Exchange, gapMs, label, nextByKey, rpcError, sameTarget, showArgs } from "./exchange.ts";
 
 const INVALID_PARAMS = -32602;
 
@@ -21,12 +21,12 @@ function judge(nextOf: (x: Exchange) => Exchange | undefined, x: Exchange): Obse
     return observe("warning", `${label(x)} was sent again ${after}, but the journal cut a request body, so the params cannot be compared.`, x.seq, retry.seq);
   }
   if (x.paramsKey === retry.paramsKey) {
-    return observe(
-      "fail",
-      `${label(x)} was resent unchanged ${showArgs(retry)} ${gapMs(x, retry)} ms ${after}: the same invalid params fail again.`,
-      x.seq,
-      retry.seq,
-    );
+    const resent = `${label(x)} was resent unchanged ${showArgs(retry)} ${gapMs(x, retry)} ms ${after}`;
+    // Say what the resend got: under an injected -32602 (errors.jsonrpc_error) the same params may well succeed.
+    const got = isInvalidParams(retry)
+      ? `the same invalid params failed again (seq ${retry.seq}, -32602)`
+      : `the client did not fix them; the resend (seq ${retry.seq}) got ${answerOf(retry)}`;
+    return observe("fail", `${resent}: ${got}.`, x.seq, retry.seq);
   }
   const [before, now] = [showArgs(x), showArgs(retry)];
   const change = before === now ? `the same arguments ${now}, with a changed _meta` : `${before} then ${now}`;

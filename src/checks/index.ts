@@ -49,6 +49,17 @@ export async function runChecks(entries: readonly SlimEntry[], context: CheckCon
     checks.push(...family(all));
     await context.pause?.();
   }
-  checks.push(...authChecks(all, context.grantsSince?.(all[0]?.start ?? Date.now())));
+  // Every grant the server kept (at most MAX_EVENTS), not only those after the first request: a token the client got
+  // before its first MCP request (or before a reset) is still the one that expires, and its issue must be known.
+  checks.push(...authChecks(all, context.grantsSince?.(0)));
   return checks;
+}
+
+/**
+ * The same composition at once, without yielding between families: for a journal small enough to judge in one turn
+ * (tests, generated journals). `grants` are the token endpoint's answers, as `grantsSince` would give them.
+ */
+export function checksOf(entries: readonly SlimEntry[], grants?: readonly GrantEvent[]): Check[] {
+  const all = timeline(entries);
+  return [...FAMILIES.flatMap((family) => family(all)), ...authChecks(all, grants)];
 }

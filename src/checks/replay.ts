@@ -1,19 +1,14 @@
 import { OUTCOMES } from "../classify/index.ts";
 import type { ToolAnnotations } from "../mcp/tool.ts";
-import { toolAnnotations } from "./annotations.ts";
+import { isRepeatable, toolAnnotations } from "./annotations.ts";
 import { type Check, type Observation, observe, summarize, withRetry } from "./check.ts";
 import { errorCode, type Exchange, gapMs, nextByKey, resumedAnswer, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
 
-/** Explicitly not safe to repeat: not read-only, not idempotent, and marked non-idempotent or destructive. */
-function nonIdempotent(a: ToolAnnotations | undefined): boolean {
-  if (!a || a.readOnlyHint === true || a.idempotentHint === true) return false;
-  return a.idempotentHint === false || a.destructiveHint === true;
-}
-
-/** Tools the client was told are not idempotent: Faultline's own, overridden by any tools/list answer in the journal. */
-function nonIdempotentTools(all: readonly Exchange[]): Set<string> {
-  return new Set([...toolAnnotations(all)].filter(([, a]) => nonIdempotent(a)).map(([name]) => name));
-}
+/**
+ * Not safe to repeat: neither read-only nor idempotent, with MCP's defaults for what the tool left out (a tool without
+ * annotations is not read-only and not idempotent), so every tool is judged.
+ */
+const nonIdempotent = (a: ToolAnnotations | undefined): boolean => !isRepeatable(a);
 
 /** How the call failed, or undefined when it succeeded. */
 function failure(x: Exchange): string | undefined {
@@ -87,8 +82,8 @@ function judge(nextOf: Find, resumedOf: Find, call: Exchange): Observation | und
 
 /** non-idempotent-not-replayed: a failed call of a non-idempotent tool must not be resent blindly. */
 export function replayChecks(all: readonly Exchange[]): Check[] {
-  const tools = nonIdempotentTools(all);
-  const calls = all.filter((x) => x.isRequest && x.method === "tools/call" && tools.has(targetOf(x) ?? ""));
+  const annotations = toolAnnotations(all);
+  const calls = all.filter((x) => x.isRequest && x.method === "tools/call" && nonIdempotent(annotations.get(targetOf(x) ?? "")));
   const nextOf = nextByKey(all, sameTarget);
   const resumedOf = resumedAnswer(all);
   const observations = calls.map((x) => judge(nextOf, resumedOf, x)).filter((o): o is Observation => o !== undefined);

@@ -356,10 +356,19 @@ test("mrtr checks are info when the client never retried", async () => {
 const REFUSED_2025 = { code: -32602, message: "Unsupported protocol version", data: { supported: ["2025-06-18"], requested: "2025-11-25" } };
 const INVALID = { error: { code: -32602, message: "Invalid params: quantity must be positive" } };
 
-test("invalid-params-fixed fails when the same arguments are sent again after -32602", async () => {
+test("invalid-params-fixed fails when the same arguments are sent again after -32602 and refused again, saying so", async () => {
+  await expectCheck([call(1, 0, "place_order", ORDER, INVALID), call(2, 30, "place_order", ORDER, INVALID)], "invalid-params-fixed", "fail", {
+    message:
+      'tools/call place_order was resent unchanged {"item":"widget","quantity":2} 25 ms after -32602 "Invalid params: quantity must be positive" (HTTP 200): the same invalid params failed again (seq 2, -32602).',
+    evidence: [1, 2],
+  });
+});
+
+test("invalid-params-fixed fails an unchanged resend that got 200 without saying it failed again", async () => {
+  // errors.jsonrpc_error's default: an injected -32602 on the first call, so the identical second call succeeds.
   await expectCheck([call(1, 0, "place_order", ORDER, INVALID), call(2, 30, "place_order", ORDER)], "invalid-params-fixed", "fail", {
     message:
-      'tools/call place_order was resent unchanged {"item":"widget","quantity":2} 25 ms after -32602 "Invalid params: quantity must be positive" (HTTP 200): the same invalid params fail again.',
+      'tools/call place_order was resent unchanged {"item":"widget","quantity":2} 25 ms after -32602 "Invalid params: quantity must be positive" (HTTP 200): the client did not fix them; the resend (seq 2) got a tool result.',
     evidence: [1, 2],
   });
 });

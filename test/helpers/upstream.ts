@@ -30,7 +30,8 @@ export const UPSTREAM_TOOLS = {
   report: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
 } as const;
 
-export async function startUpstream(options: { responseMode?: "auto" | "sse" | "json"; port?: number } = {}): Promise<Upstream> {
+/** `unannotated`: also serve `notify`, a tool that declares no annotations (as most real servers' tools do). */
+export async function startUpstream(options: { responseMode?: "auto" | "sse" | "json"; port?: number; unannotated?: boolean } = {}): Promise<Upstream> {
   const calls: Record<string, number> = {};
   const requests: IncomingHttpHeaders[] = [];
   const counted = (name: string) => (calls[name] = (calls[name] ?? 0) + 1);
@@ -64,6 +65,12 @@ export async function startUpstream(options: { responseMode?: "auto" | "sse" | "
         return { content: [{ type: "text", text: `${steps} steps done` }] };
       },
     );
+    if (options.unannotated) {
+      server.registerTool("notify", { description: "Sends a notice", inputSchema: z.object({ to: z.string() }) }, async ({ to }) => {
+        const n = counted("notify");
+        return { content: [{ type: "text", text: `notified ${to} (notice #${n})` }] };
+      });
+    }
     return server;
   };
 

@@ -17,11 +17,13 @@ const judge = async (entries: ReturnType<typeof entry>[], grants: GrantEvent[] |
   (await runChecks(entries, grants ? { grantsSince: () => grants } : {})).find((c) => c.id === id);
 
 test("auth-refreshed-on-expiry: a refresh passes, a new authorization warns, nothing fails", async () => {
-  const journal = [expired(1, 0), ok(2, 100)];
-  assert.equal((await judge(journal, [grant(50, "refresh_token")], "auth-refreshed-on-expiry"))?.status, "pass");
-  assert.equal((await judge(journal, [grant(50, "authorization_code")], "auth-refreshed-on-expiry"))?.status, "warning");
-  assert.equal((await judge([expired(1, 0)], [], "auth-refreshed-on-expiry"))?.status, "fail");
-  assert.equal((await judge(journal, [grant(50, "refresh_token", "", "invalid_grant")], "auth-refreshed-on-expiry"))?.status, "fail");
+  const journal = [expired(1, 10), ok(2, 100)];
+  // The token that expired was issued before the 401.
+  const issued = grant(0, "authorization_code");
+  assert.equal((await judge(journal, [issued, grant(50, "refresh_token")], "auth-refreshed-on-expiry"))?.status, "pass");
+  assert.equal((await judge(journal, [issued, grant(50, "authorization_code")], "auth-refreshed-on-expiry"))?.status, "warning");
+  assert.equal((await judge([expired(1, 10)], [issued], "auth-refreshed-on-expiry"))?.status, "fail");
+  assert.equal((await judge(journal, [issued, grant(50, "refresh_token", "", "invalid_grant")], "auth-refreshed-on-expiry"))?.status, "fail");
 });
 
 test("auth-step-up-scope: a new authorization with the named scope passes; a refresh or a narrower one fails", async () => {
@@ -46,11 +48,11 @@ test("without an authorization server (grants undefined) only the loop is judged
   assert.deepEqual(checks.map((c) => c.id).filter((id) => id.startsWith("auth-")), ["auth-bounded-attempts"]);
 });
 
-test("runChecks asks for the grant events since the earliest request and lists the auth checks after the journal's own", async () => {
+test("runChecks asks for every grant event the server kept and lists the auth checks after the journal's own", async () => {
   const asked: number[] = [];
-  // The earliest request (seq 2, the 401) was journalled after a later one (seq 1): the grants are read from its start.
-  const checks = await runChecks([ok(1, 200), expired(2, 0)], { grantsSince: (since) => (asked.push(since), [grant(100, "refresh_token")]) });
-  assert.deepEqual(asked, [T0]);
+  // The token was issued before the first request the journal holds; the 401 (seq 2) was journalled after seq 1.
+  const checks = await runChecks([ok(1, 200), expired(2, 10)], { grantsSince: (since) => (asked.push(since), [grant(-50, "authorization_code"), grant(100, "refresh_token")]) });
+  assert.deepEqual(asked, [0]);
   const ids = checks.map((c) => c.id);
   assert.equal(checks.find((c) => c.id === "auth-refreshed-on-expiry")?.status, "pass");
   const firstAuth = ids.findIndex((id) => id.startsWith("auth-"));
