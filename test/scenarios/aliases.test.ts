@@ -122,3 +122,17 @@ test("an alias of a scenario that serves tools or handlers of its own is refused
     assert.match(proxyRefusal(alias) ?? "", /^scenario 'other\.name' /, id);
   }
 });
+
+test("a param known by two names refuses two values that disagree, at Test Kitchen's name, and takes one that agrees", () => {
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ["errors.jsonrpc_error", { nth: 2, onInvocation: 3 }, "onInvocation"],
+    ["errors.tool_error", { nth: 1, onInvocation: 2 }, "onInvocation"],
+    ["errors.tool_error", { text: "a", errorMessage: "b" }, "errorMessage"],
+  ];
+  for (const [id, params, field] of cases) {
+    const result = paramsSchema(findScenario(id)!).safeParse(params);
+    assert.equal(result.success, false, `${id} ${JSON.stringify(params)}`);
+    assert.deepEqual(result.error?.issues.map((i) => i.path.join(".")), [field]);
+  }
+  assert.equal((paramsSchema(findScenario("errors.tool_error")!).parse({ text: "a", errorMessage: "a", nth: 2, onInvocation: 2 }) as Record<string, unknown>).text, "a");
+});
