@@ -58,7 +58,7 @@ export function aliasScenario(alias: ScenarioAlias, target: Scenario, targetPara
     });
   return {
     id: alias.id,
-    title: `${alias.id} (MCP Test Kitchen), answered by ${target.id}`,
+    title: `${alias.id}, answered by ${target.id}`,
     summary: alias.summary,
     layer: target.layer,
     params,
