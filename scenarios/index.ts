@@ -39,6 +39,10 @@ import retryAfterDate from "./ratelimit/retry-after-date.ts";
 import unsupportedVersion from "./version/unsupported.ts";
 import conformance from "./conformance/index.ts";
 import replay from "./replay.ts";
+import facetUnavailable from "./catalog/facet-unavailable.ts";
+import catalogPagination from "./catalog/pagination.ts";
+import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
+import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
 
 /** The registry: one import and one entry per scenario file. */
 export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jsonrpcError, toolError, approval,
@@ -46,7 +50,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   statusPerMethod, stallBeforeHeaders, stallMidStream, slowDrip, neverComplete, cutBeforeResponse, cutWithResume,
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
-  conformance, replay,
+  conformance, replay, facetUnavailable, catalogPagination,
 ];
 
 /** Params every scenario accepts besides its own. */
@@ -54,8 +58,13 @@ const CommonParams = {
   responseMode: z.enum(["json", "sse"]).default("json").describe("Answer requests with one JSON body or on an SSE stream"),
 };
 
+/**
+ * A scenario by id, or by an alias (MCP Test Kitchen's ids, scenarios/test-kitchen.ts): an alias resolves to a
+ * scenario of the alias's id that runs the answering scenario with the mapped params, so every caller (creation,
+ * proxy mode's refusal, the session's requests) treats it as a scenario, and the session stores the id asked for.
+ */
 export function findScenario(id: string): Scenario | undefined {
-  return SCENARIOS.find((s) => s.id === id);
+  return SCENARIOS.find((s) => s.id === id) ?? ALIAS_SCENARIOS.get(id);
 }
 
 /** Whether the scenario with this id answers from a recording (its declared trait); false for an unknown id. */
@@ -73,11 +82,30 @@ function recordingScenarioId(): string {
   return found[0]!.id;
 }
 
-/** The full params schema of a scenario: its own fields, the common ones, and no unknown keys. */
+/**
+ * The full params schema of a scenario: its own fields, the common ones, and no unknown keys. Its own checks (a
+ * conflict between two names of one param, an alias's mapping) run on the whole object, common fields included.
+ */
 export function paramsSchema(scenario: Scenario): z.ZodObject {
   const own = scenario.params as unknown as z.ZodObject;
-  return z.strictObject({ ...own.shape, ...CommonParams });
+  return own.safeExtend(CommonParams).strict();
 }
+
+/** Each alias as a scenario of its own id, built once; a programming error (an unknown or repeated id) fails at load. */
+function aliasScenarios(aliases: readonly ScenarioAlias[]): Map<string, Scenario> {
+  const built = new Map<string, Scenario>();
+  for (const alias of aliases) {
+    const target = SCENARIOS.find((s) => s.id === alias.answeredBy);
+    if (!target) throw new Error(`alias ${alias.id} names no scenario: ${alias.answeredBy}`);
+    if (built.has(alias.id) || SCENARIOS.some((s) => s.id === alias.id)) throw new Error(`alias ${alias.id} repeats an id`);
+    built.set(alias.id, aliasScenario(alias, target, paramsSchema(target)));
+  }
+  return built;
+}
+
+/** The aliases: each id another tool uses, the scenario that answers it, and how their params map. */
+export const ALIASES: readonly ScenarioAlias[] = TEST_KITCHEN_ALIASES;
+const ALIAS_SCENARIOS = aliasScenarios(ALIASES);
 
 export function catalogue() {
   return SCENARIOS.map((s) => ({

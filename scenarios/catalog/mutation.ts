@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TestKitchenMutationShape } from "../../src/scenario-kit/test-kitchen-params.ts";
 import { defineScenario } from "../../src/mcp/scenario.ts";
 import { toolsListResult } from "../../src/mcp/dispatch.ts";
 import { ErrorCode, RpcError } from "../../src/wire/jsonrpc.ts";
@@ -49,6 +50,7 @@ export default defineScenario({
   layer: "protocol",
   params: z.object({
     afterListCalls: z.number().int().min(1).max(10_000).optional().describe("Change the catalogue on tools/list call N+1 (default: only trigger_tool_change does)"),
+    ...TestKitchenMutationShape,
   }),
   example: { afterListCalls: 1 },
   tools: () => [phasedTool(RETIRING, "Retiring tool", false), phasedTool(ADDED, "Added tool", true), triggerToolChange],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TestKitchenCompatShape } from "../../src/scenario-kit/test-kitchen-params.ts";
 import { defineScenario } from "../../src/mcp/scenario.ts";
 import { decodeHeaderValue } from "../../src/mcp/modern-headers.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
@@ -82,7 +83,7 @@ export default defineScenario({
   summary:
     "No faults. Adds show_negotiated_mcp_protocol (era and version), verify_order_region_param_header (an x-mcp-header: Region argument; 2026-07-28 checks Mcp-Param-Region against it) and simulate_ticket_close_mrtr (one input_required round trip, or legacy elicitation/create: accept closes the ticket, decline or cancel give isError).",
   layer: "application",
-  params: z.object({}),
+  params: z.object(TestKitchenCompatShape),
   example: {},
   tools: () => [showNegotiatedProtocol, verifyRegionHeader, simulateTicketClose],
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TestKitchenApprovalShape } from "../../src/scenario-kit/test-kitchen-params.ts";
 import { defineScenario } from "../../src/mcp/scenario.ts";
 import { ApprovalToolsSchema, approvalRequest, askRounds, wrapBaseTools } from "../../src/scenario-kit/approval.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
@@ -30,6 +31,7 @@ export default defineScenario({
   params: z.object({
     mode: z.enum(["form", "url"]).default("form").describe("Elicitation mode"),
     tools: ApprovalToolsSchema,
+    ...TestKitchenApprovalShape,
   }),
   example: { mode: "form", tools: ["place_order"] },
   tools: (params) => wrapBaseTools(params.tools, (t) => withApproval(t, params.mode)),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TestKitchenDeclineShape } from "../../src/scenario-kit/test-kitchen-params.ts";
 import { defineScenario } from "../../src/mcp/scenario.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
 import { ApprovalToolsSchema, approvalRequest, askRounds, refusal, wrapBaseTools } from "../../src/scenario-kit/approval.ts";
@@ -38,6 +39,7 @@ export default defineScenario({
   params: z.object({
     tools: ApprovalToolsSchema,
     repeat: z.number().int().min(0).max(20).default(0).describe("After a decline, ask again up to this many times"),
+    ...TestKitchenDeclineShape,
   }),
   example: { tools: ["place_order"], repeat: 2 },
   tools: (params) => wrapBaseTools(params.tools, (t) => withDeclineHandling(t, params.repeat)),

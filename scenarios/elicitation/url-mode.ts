@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TestKitchenUrlModeShape } from "../../src/scenario-kit/test-kitchen-params.ts";
 import { defineScenario } from "../../src/mcp/scenario.ts";
 import { ErrorCode, RpcError } from "../../src/wire/jsonrpc.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
@@ -49,6 +50,7 @@ export default defineScenario({
   params: z.object({
     tools: ApprovalToolsSchema,
     pendingRounds: z.number().int().min(0).max(10).default(0).describe("Ask again this many times after an accept, as if the out-of-band step were unfinished"),
+    ...TestKitchenUrlModeShape,
   }),
   example: { tools: ["place_order"], pendingRounds: 1 },
   tools: (params) => wrapBaseTools(params.tools, (t) => withUrlApproval(t, params.pendingRounds)),

@@ -11,7 +11,7 @@ import type { JournalLine } from "./api.ts";
  *   the journal does not mark as a fault, so only the checks can say that it was exercised.
  */
 const CONTROL: ReadonlySet<string> = new Set(["baseline", "compat.sdk_v2", "conformance"]);
-const ANSWERS: ReadonlySet<string> = new Set(["elicitation.approval", "elicitation.decline", "elicitation.url_mode", "pagination.bad_cursor", "replay"]);
+const ANSWERS: ReadonlySet<string> = new Set(["elicitation.approval", "elicitation.decline", "elicitation.url_mode", "pagination.bad_cursor", "catalog.pagination", "replay"]);
 
 export type ScenarioKind = "fault" | "control" | "answers";
 

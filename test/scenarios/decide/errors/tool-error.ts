@@ -18,4 +18,12 @@ export default cases("errors.tool_error", [
       { request: call("run_configured_test_scenario"), fault: { kind: "tool_error", text: "The tool failed: upstream inventory service is unavailable (injected by Faultline)." } },
     ],
   },
+  {
+    name: "Test Kitchen's errorMessage and onInvocation set the text and which call of run_configured_test_scenario fails",
+    params: { errorMessage: "Tool-side failure", onInvocation: 2 },
+    steps: [
+      { request: call("run_configured_test_scenario"), fault: undefined },
+      { request: call("run_configured_test_scenario"), fault: { kind: "tool_error", text: "Tool-side failure" } },
+    ],
+  },
 ]);
