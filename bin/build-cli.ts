@@ -1,10 +1,18 @@
 // Builds the CLI into one JavaScript file that runs on Node 20 or later, anywhere: `npm run build:cli [OUTFILE]`.
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { chmod } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ENTRY = fileURLToPath(new URL("faultline.ts", import.meta.url));
 export const DEFAULT_OUTFILE = fileURLToPath(new URL("../dist/faultline.mjs", import.meta.url));
+
+/** `faultline start` reads wrangler.toml through wrangler; the bundle reads the copy made at pack time instead. */
+const noWrangler: Plugin = {
+  name: "packaged-wrangler",
+  setup(build) {
+    build.onResolve({ filter: /^wrangler$/ }, () => ({ path: fileURLToPath(new URL("packaged-wrangler.ts", import.meta.url)) }));
+  },
+};
 
 /** Bundles bin/faultline.ts and everything it imports (zod included) into `outfile`, an executable ES module. */
 export async function buildCli(outfile: string = DEFAULT_OUTFILE): Promise<void> {
@@ -18,6 +26,7 @@ export async function buildCli(outfile: string = DEFAULT_OUTFILE): Promise<void>
     target: "node20",
     logLevel: "warning",
     legalComments: "none",
+    plugins: [noWrangler],
   });
   // The entry's `#!/usr/bin/env node` line is kept: executable, the file runs on its own.
   await chmod(outfile, 0o755);

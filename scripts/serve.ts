@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { weakToken } from "../src/access/token-rules.ts";
 import { ownerOnlyState, pipeRedacted } from "./server-hygiene.ts";
 import { baseUrl, loadProject, readyLine, refusedHost } from "./settings.ts";
@@ -21,16 +21,19 @@ const DRAIN_MS = 8_000;
 
 const require = createRequire(import.meta.url);
 
-function fail(message: string): never {
-  console.error(`npm run serve: ${message}`);
+function fail(message: string, name = "npm run serve"): never {
+  console.error(`${name}: ${message}`);
   process.exit(1);
 }
 
-/** `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload, built without contacting Cloudflare. */
-async function build(): Promise<string[]> {
-  await rm(OUT_DIR, { recursive: true, force: true });
+/**
+ * `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload, built without contacting Cloudflare.
+ * Returns the module files, the entry first. Exported for `npm pack`, which builds it into the package.
+ */
+export async function build(outDir = OUT_DIR): Promise<string[]> {
+  await rm(outDir, { recursive: true, force: true });
   const wrangler = join(require.resolve("wrangler/package.json"), "..", "bin", "wrangler.js");
-  const child = spawn(process.execPath, [wrangler, "deploy", "--dry-run", "--outdir", OUT_DIR], {
+  const child = spawn(process.execPath, [wrangler, "deploy", "--dry-run", "--outdir", outDir], {
     cwd: ROOT,
     env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -40,7 +43,7 @@ async function build(): Promise<string[]> {
   child.stderr.on("data", (chunk: Buffer) => (log += chunk));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   if (code !== 0) fail(`building the bundle failed (wrangler deploy --dry-run exited with ${code}):\n${log}`);
-  const files = (await readdir(OUT_DIR)).filter((f) => !f.endsWith(".map") && f !== "README.md");
+  const files = (await readdir(outDir)).filter((f) => !f.endsWith(".map") && f !== "README.md");
   // wrangler names the entry module after wrangler.toml's main (src/worker.ts → worker.js); workerd takes the first
   // module as the entry.
   const main = /^main\s*=\s*"([^"]+)"/m.exec(await readFile(join(ROOT, "wrangler.toml"), "utf8"))?.[1];
@@ -56,23 +59,31 @@ async function main() {
   } catch (error) {
     fail((error as Error).message);
   }
-  const { wrangler, vars, settings, secrets } = project;
+  const { settings, secrets } = project;
   const refused = refusedHost(settings.host, secrets) ?? weakToken(secrets);
   if (refused) fail(refused);
   ownerOnlyState(settings.stateDir);
-  const modules = await build();
+  await serveBundle("npm run serve", OUT_DIR, project, await build());
+}
+
+/**
+ * Serves the bundle in `outDir` (its `modules`, the entry first) with workerd until SIGTERM or SIGINT, then exits the
+ * process. `name` is what the ready line and the errors say; `faultline start` (src/cli/start-command.ts) uses it too.
+ */
+export async function serveBundle(name: string, outDir: string, project: ReturnType<typeof loadProject>, modules: string[]): Promise<void> {
+  const { wrangler, vars, settings, secrets } = project;
   const durableObjectDir = join(settings.stateDir, "v3", "do");
   await mkdir(durableObjectDir, { recursive: true });
-  const configPath = join(OUT_DIR, "config.capnp");
+  const configPath = join(outDir, "config.capnp");
   await writeFile(
     configPath,
     workerdConfig({
       modules,
-      compatibilityDate: wrangler.compatibility_date ?? fail("wrangler.toml has no compatibility_date"),
+      compatibilityDate: wrangler.compatibility_date ?? fail("wrangler.toml has no compatibility_date", name),
       compatibilityFlags: wrangler.compatibility_flags,
       vars: { ...vars, ...secrets },
       durableObjects: wrangler.durable_objects.bindings.map((b: { name: string; class_name: string }) => ({ binding: b.name, className: b.class_name })),
-      workerName: wrangler.name ?? fail("wrangler.toml has no name"),
+      workerName: wrangler.name ?? fail("wrangler.toml has no name", name),
       durableObjectDir,
       address: `${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${settings.port}`,
     }),
@@ -82,14 +93,14 @@ async function main() {
 
   const workerd = (require("workerd") as { default: string }).default;
   // fd 3 is workerd's control channel: one JSON line per socket once it listens, with the port actually bound.
-  const child = spawn(workerd, ["serve", configPath, "config", "--control-fd=3"], { cwd: OUT_DIR, stdio: ["ignore", "pipe", "pipe", "pipe"] });
+  const child = spawn(workerd, ["serve", configPath, "config", "--control-fd=3"], { cwd: outDir, stdio: ["ignore", "pipe", "pipe", "pipe"] });
   // What workerd prints (the Worker's own errors among it) may hold a request's path, and so a capability secret.
   void pipeRedacted(child.stdout!, process.stdout);
   void pipeRedacted(child.stderr!, process.stderr);
   createInterface({ input: child.stdio[3] as NodeJS.ReadableStream }).on("line", async (line) => {
     const message = JSON.parse(line) as { event?: string; socket?: string; port?: number };
     if (message.event === "listen" && message.socket === "http" && message.port !== undefined) {
-      console.log(await readyLine(`npm run serve, state in ${settings.stateDir}`, baseUrl(settings, message.port), secrets));
+      console.log(await readyLine(`${name}, state in ${settings.stateDir}`, baseUrl(settings, message.port), secrets));
     }
   });
 
@@ -100,7 +111,7 @@ async function main() {
     // workerd drains on SIGTERM: it stops accepting connections and lets the requests in flight finish.
     child.kill("SIGTERM");
     setTimeout(() => {
-      console.error(`npm run serve: workerd still running ${DRAIN_MS} ms after ${signal}; killing it`);
+      console.error(`${name}: workerd still running ${DRAIN_MS} ms after ${signal}; killing it`);
       child.kill("SIGKILL");
     }, DRAIN_MS).unref();
   };
@@ -109,4 +120,5 @@ async function main() {
   child.once("exit", (code, signal) => process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0))));
 }
 
-await main();
+// Run as `node scripts/serve.ts` only: imported (by the CLI, or bundled into dist/faultline.mjs) it only exports.
+if (import.meta.url.endsWith("/scripts/serve.ts") && import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

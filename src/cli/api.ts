@@ -17,12 +17,29 @@ export type JournalLine = z.infer<typeof JournalLineSchema>;
 const JournalPageSchema = z.object({ entries: z.array(JournalLineSchema), nextCursor: z.string().optional() });
 /** The largest page the journal API gives. */
 const JOURNAL_PAGE = 1000;
+/** A journal entry as the server gives it, for `faultline journal`: the fields it shows, the rest kept as they are. */
+const EntrySchema = z.looseObject({
+  seq: z.number().int(),
+  time: z.string(),
+  durationMs: z.number(),
+  request: z.looseObject({ method: z.string() }),
+  response: z.looseObject({ status: z.number().int() }),
+  rpc: z.looseObject({ method: z.string().optional(), toolName: z.string().optional() }),
+  fault: z.looseObject({ kind: z.string() }).optional(),
+  verdict: z.looseObject({ outcome: z.string() }).optional(),
+  retryOf: z.number().int().optional(),
+});
+export type Entry = z.infer<typeof EntrySchema>;
+const EntryPageSchema = z.object({ entries: z.array(EntrySchema), nextCursor: z.string().optional() });
+const ListedSessionSchema = z.looseObject({ id: z.string(), scenario: z.string(), createdAt: z.string(), mcpUrl: z.string() });
+export type ListedSession = z.infer<typeof ListedSessionSchema>;
+const SessionPageSchema = z.object({ sessions: z.array(ListedSessionSchema), nextCursor: z.string().optional() });
 const CatalogueSchema = z.object({ scenarios: z.array(z.object({ id: z.string(), example: z.record(z.string(), z.unknown()).optional() })) });
 const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export type CatalogueEntry = z.infer<typeof CatalogueSchema>["scenarios"][number];
 
-/** The Faultline management API, as `faultline run` uses it. */
+/** The Faultline management API, as the CLI and faultline/testing use it. */
 export class FaultlineApi {
   readonly #base: string;
   readonly #headers: Record<string, string>;
@@ -56,6 +73,31 @@ export class FaultlineApi {
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     return lines;
+  }
+
+  /** The session's whole journal as the server gives it, oldest first. */
+  async entries(id: string): Promise<Entry[]> {
+    return this.#pages((cursor) => `/api/sessions/${encodeURIComponent(id)}/journal?limit=${JOURNAL_PAGE}${cursor}`, EntryPageSchema, (page) => page.entries);
+  }
+
+  /** Every session, newest first. */
+  async sessions(): Promise<ListedSession[]> {
+    return this.#pages((cursor) => `/api/sessions?limit=${JOURNAL_PAGE}${cursor}`, SessionPageSchema, (page) => page.sessions);
+  }
+
+  resetSession(id: string) {
+    return this.#call("POST", `/api/sessions/${encodeURIComponent(id)}/reset`, z.unknown(), 200);
+  }
+
+  async #pages<S extends z.ZodType<{ nextCursor?: string | undefined }>, T>(path: (cursor: string) => string, schema: S, items: (page: z.infer<S>) => T[]): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#call("GET", path(cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`), schema, 200);
+      out.push(...items(page));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return out;
   }
 
   async deleteSession(id: string): Promise<void> {

@@ -1,15 +1,24 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.ts";
+import { readRunConfig, type RunConfig } from "./run-config.ts";
+import { serverUrl } from "./server-option.ts";
 
-export const RUN_USAGE = `Usage: faultline run --server URL (--scenario ID[=PARAMS_JSON] ... | --all) [options] -- COMMAND...
+export const RUN_USAGE = `Usage: faultline run [--server URL] (--scenario ID[=PARAMS_JSON] ... | --all) [options] -- COMMAND...
+       faultline run [--config FILE] [options]
 
 Runs an MCP client against Faultline scenarios and judges it by the server's checks.
 For each scenario: creates a session, runs COMMAND (no shell) with FAULTLINE_MCP_URL and
 FAULTLINE_SESSION_ID in its environment, waits for it to exit, reads the session's checks,
 and deletes the session. COMMAND's output goes to stderr; the results table to stdout.
 
+With a faultline.json in the current folder (or --config FILE), the scenarios, the
+command, the timeout, the reports and the switches below come from it; a flag given on
+the command line wins over the file (see docs/cli.md).
+
 Options:
-  --server URL                the Faultline server, e.g. http://127.0.0.1:8787
+  --config FILE               read the run from FILE (default: ./faultline.json if present)
+  --server URL                the Faultline server (default: $FAULTLINE_SERVER, else
+                              http://127.0.0.1:8787)
   --scenario ID[=PARAMS_JSON] a scenario to run, with its params as a JSON object
                               (default: the scenario's defaults); repeat for more
   --all                       every scenario of the server's catalogue with its example
@@ -68,8 +77,11 @@ const DEFAULT_TIMEOUT_S = 60;
 /** A day: a longer --timeout is a typo (milliseconds given as seconds), not a plan. */
 const MAX_TIMEOUT_S = 86_400;
 
-/** Parses `faultline run`'s arguments; undefined means --help was asked for. */
-export function parseRunArgs(argv: readonly string[]): RunOptions | undefined {
+/**
+ * Parses `faultline run`'s arguments, with faultline.json (or --config) under them; undefined means --help was asked
+ * for. `readConfig` and `env` are parameters for the tests.
+ */
+export function parseRunArgs(argv: readonly string[], readConfig: (option: string | undefined) => RunConfig | undefined = readRunConfig, env: NodeJS.ProcessEnv = process.env): RunOptions | undefined {
   const dashes = argv.indexOf("--");
   const own = dashes === -1 ? argv : argv.slice(0, dashes);
   const command = dashes === -1 ? [] : argv.slice(dashes + 1);
@@ -79,6 +91,7 @@ export function parseRunArgs(argv: readonly string[]): RunOptions | undefined {
       args: [...own],
       allowPositionals: true,
       options: {
+        config: { type: "string" },
         server: { type: "string" },
         scenario: { type: "string", multiple: true },
         all: { type: "boolean" },
@@ -99,39 +112,35 @@ export function parseRunArgs(argv: readonly string[]): RunOptions | undefined {
   const { values, positionals } = parsed;
   if (values.help) return undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected arguments before --: ${positionals.join(" ")} (put the client command after --)`, { suggestHelp: true });
-  if (command.length === 0) throw new UsageError("missing the client command: faultline run [options] -- COMMAND...", { suggestHelp: true });
-  if (values.server === undefined) throw new UsageError("missing --server URL (the Faultline server, e.g. http://127.0.0.1:8787)", { suggestHelp: true });
-  const scenarios = (values.scenario ?? []).map(parseScenario);
-  const all = values.all ?? false;
+  const config = readConfig(values.config);
+  const fromFlags = command.length > 0 ? command : undefined;
+  const clientCommand = fromFlags ?? config?.command ?? [];
+  if (clientCommand.length === 0) throw new UsageError("missing the client command: faultline run [options] -- COMMAND... (or a faultline.json)", { suggestHelp: true });
+  let scenarios = (values.scenario ?? []).map(parseScenario);
+  let all = values.all ?? false;
   if (all && scenarios.length > 0) throw new UsageError("give either --all or --scenario, not both", { suggestHelp: true });
+  // The file's scenarios stand unless the command line names its own.
+  if (!all && scenarios.length === 0 && config !== undefined) {
+    all = config.scenarios === "all";
+    scenarios = config.scenarios === "all" ? [] : config.scenarios.map((s) => ({ id: s.id, params: s.params ?? {} }));
+  }
   if (!all && scenarios.length === 0) throw new UsageError("missing --scenario ID (or --all)", { suggestHelp: true });
   return {
-    server: parseServer(values.server),
+    server: serverUrl(values.server ?? config?.server, env),
     scenarios,
     all,
-    junit: values.junit,
-    markdown: values.markdown,
-    json: values.json,
-    timeoutMs: parseTimeout(values.timeout) * 1000,
+    junit: values.junit ?? config?.reports?.junit,
+    markdown: values.markdown ?? config?.reports?.markdown,
+    json: values.json ?? config?.reports?.json,
+    timeoutMs: (values.timeout === undefined ? (config?.timeout ?? DEFAULT_TIMEOUT_S) : parseTimeout(values.timeout)) * 1000,
     policy: {
-      ignoreExit: values["ignore-exit"] ?? false,
-      allowUnexercised: values["allow-unexercised"] ?? false,
-      allowUnjudged: values["allow-unjudged"] ?? false,
+      ignoreExit: values["ignore-exit"] ?? config?.ignoreExit ?? false,
+      allowUnexercised: values["allow-unexercised"] ?? config?.allowUnexercised ?? false,
+      allowUnjudged: values["allow-unjudged"] ?? config?.allowUnjudged ?? false,
     },
-    keep: values.keep ?? false,
-    command,
+    keep: values.keep ?? config?.keep ?? false,
+    command: clientCommand,
   };
-}
-
-function parseServer(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--server: ${JSON.stringify(text)} is not a URL (e.g. http://127.0.0.1:8787)`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--server: must be an http or https URL, not ${url.protocol}`);
-  return url.href.replace(/\/+$/, "");
 }
 
 function parseScenario(text: string): ScenarioChoice {
@@ -151,8 +160,7 @@ function parseScenario(text: string): ScenarioChoice {
   return { id, params: params as Record<string, unknown> };
 }
 
-function parseTimeout(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_TIMEOUT_S;
+function parseTimeout(text: string): number {
   const seconds = Number(text);
   if (text.trim() === "" || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_TIMEOUT_S) {
     throw new UsageError(`--timeout: must be a number of seconds above 0 and at most ${MAX_TIMEOUT_S}, not ${JSON.stringify(text)}`);

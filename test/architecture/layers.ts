@@ -23,6 +23,7 @@ export const LAYERS: readonly { name: string; paths: readonly string[] }[] = [
   { name: "access", paths: ["src/access/"] },
   { name: "routes", paths: ["routes/"] },
   { name: "cli", paths: ["src/cli/"] },
+  { name: "testing", paths: ["src/testing/"] },
   { name: "app", paths: ["src/app.ts", "src/worker.ts"] },
 ];
 

@@ -308,7 +308,7 @@ test("sends FAULTLINE_ADMIN_TOKEN as a bearer token on every API request", async
 
 test("exits 2 for usage errors, naming the option", async () => {
   const cases: Array<[string[], RegExp]> = [
-    [["run", "--scenario", "baseline", "--", "true"], /missing --server URL/],
+    [["run", "--server", server.url, "--config", "no-such.json", "--", "true"], /--config: cannot read no-such\.json: ENOENT/],
     [["run", "--server", server.url, "--scenario", "baseline"], /missing the client command/],
     [["run", "--server", server.url, "--", "true"], /missing --scenario ID \(or --all\)/],
     [["run", "--server", server.url, "--all", "--scenario", "baseline", "--", "true"], /either --all or --scenario/],
