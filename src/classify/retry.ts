@@ -93,6 +93,7 @@ export function adviseHttpStatus(input: StatusInput): StatusAdvice {
   }
 
   if (status >= 400 && status < 500 && input.bodyAdvice?.specific) return { retry: fromErrorAdvice(input.bodyAdvice) };
+  if (status === 400 && isModern(input.version)) return { retry: legacyFallback(input.bodyAdvice) };
   if (status >= 400 && status < 600) {
     return { retry: advice("do-not-retry", `HTTP ${status} is a client-side or permanent failure; sending the same request again will fail again.`) };
   }
@@ -127,4 +128,15 @@ function reauthorize(input: StatusInput): StatusAdvice {
   const out: StatusAdvice = { retry: advice("reauthorize", reason) };
   if (challenge !== undefined) out.challenge = challenge;
   return out;
+}
+
+// 2026-07-28 streamable-http "Backward Compatibility": a 400 whose body is not one of the modern errors
+// (-32020, -32021, -32022) comes from a server that predates 2026-07-28, so the client falls back to initialize.
+function legacyFallback(bodyAdvice: ErrorAdvice | undefined): RetryAdvice {
+  const body = bodyAdvice === undefined ? "no JSON-RPC error" : "a JSON-RPC error that is not -32020, -32021 or -32022";
+  return advice(
+    "legacy-fallback",
+    `A 2026-07-28 request got 400 with ${body}: the server speaks only an earlier protocol version. Fall back to the initialize handshake (2025-11-25, then older versions), cache that era for this server, and send the call again in that session.`,
+    { specRef: SpecRef.s26BackCompat },
+  );
 }

@@ -18,6 +18,10 @@ export interface Expect {
   absentFindingCodes?: string[];
   inputKeys?: string[];
   supportedVersions?: string[];
+  /** retry.pendingRequests, exactly. */
+  pendingRequests?: { method: string; id: string | number }[];
+  /** retry.specRef, exactly. */
+  retrySpecRef?: string;
   /** Other verdict keys that must deep-equal these values. */
   details?: Record<string, unknown>;
 }
@@ -1124,6 +1128,94 @@ export const cases: Case[] = [
       index: 1,
     },
     expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 10_000, status: 429 },
+  },
+  // Issue 29 (a): 2026-07-28 streamable-http "Backward Compatibility": a 400 without -32020/-32021/-32022 means the
+  // server predates 2026-07-28; the client falls back to initialize.
+  {
+    name: "a 2026-07-28 request answered 400 with a legacy -32000 body advises falling back to initialize",
+    exchange: {
+      request: { headers: h2026, body: call2026 },
+      response: { status: 400, headers: JSON_CT, body: errBody(null, -32000, "Bad Request: Server not initialized") },
+    },
+    expect: {
+      outcome: "HTTP_ERROR",
+      layer: "transport",
+      status: 400,
+      decision: "legacy-fallback",
+      code: -32000,
+      retrySpecRef: "2026-07-28 basic/transports/streamable-http#backward-compatibility",
+      details: { protocolVersion: "2026-07-28" },
+    },
+  },
+  {
+    name: "a 2026-07-28 request answered 400 with a plain-text body advises falling back to initialize",
+    exchange: { request: { headers: h2026, body: call2026 }, response: { status: 400, headers: { "content-type": "text/plain" }, body: "Bad Request" } },
+    expect: { outcome: "HTTP_ERROR", layer: "transport", status: 400, decision: "legacy-fallback" },
+  },
+  {
+    name: "a 2026-07-28 request answered 400 with -32022 renegotiates and does not fall back",
+    exchange: {
+      request: { headers: h2026, body: call2026 },
+      response: { status: 400, headers: JSON_CT, body: errBody("a1", -32022, "Unsupported protocol version", { supported: ["2026-07-28"], requested: "2026-07-28" }) },
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "renegotiate" },
+  },
+  {
+    name: "a 2025-11-25 request answered 400 with -32000 stays do-not-retry: there is no older handshake to fall back to",
+    exchange: {
+      request: { headers: { "MCP-Protocol-Version": "2025-11-25" }, body: call1 },
+      response: { status: 400, headers: JSON_CT, body: errBody(null, -32000, "Bad Request") },
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "do-not-retry" },
+  },
+  // Issue 29 (b): 2025-11-25 transports, "Sending Messages to the Server": the server's request on the stream waits
+  // for the client's POSTed answer, so the step after a cut is to answer it.
+  {
+    name: "a 2025-11-25 stream cut while the server's elicitation/create waits advises answering it",
+    exchange: sse(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "elicitation/create", params: { message: "Proceed?", requestedSchema: { type: "object", properties: {} } } })}\n\n`, call1, { "MCP-Protocol-Version": "2025-11-25" }),
+    expect: {
+      outcome: "STREAM_INCOMPLETE",
+      layer: "transport",
+      decision: "answer-server-request",
+      pendingRequests: [{ method: "elicitation/create", id: 0 }],
+      retrySpecRef: "2025-11-25 basic/transports#sending-messages-to-the-server",
+    },
+  },
+  {
+    name: "a 2025-11-25 stream with an event id cut while the server's sampling/createMessage waits advises answering before resuming",
+    exchange: sse(`id: e1\ndata: \n\nid: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: "s1", method: "sampling/createMessage", params: { messages: [], maxTokens: 10 } })}\n\n`, call1, { "MCP-Protocol-Version": "2025-11-25" }),
+    expect: { outcome: "STREAM_INCOMPLETE", decision: "answer-server-request" },
+  },
+  {
+    name: "a 2025-06-18 stream cut while the server's roots/list waits advises answering it",
+    exchange: sse(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "roots/list" })}\n\n`, call1, { "MCP-Protocol-Version": "2025-06-18" }),
+    expect: { outcome: "STREAM_INCOMPLETE", decision: "answer-server-request" },
+  },
+  {
+    name: "a 2026-07-28 stream cut after a server request stays a re-issue: 2026 servers MUST NOT send requests",
+    exchange: sse(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "elicitation/create", params: {} })}\n\n`, call2026, h2026),
+    expect: { outcome: "STREAM_INCOMPLETE", decision: "conditional", findingCodes: ["error:SSE_SERVER_REQUEST"] },
+  },
+  // Issue 29, non-compliance: 2025-11-25 server/tools "Error Handling": an unknown tool is -32602, a protocol error.
+  {
+    name: "an unknown tool answered -32601 is flagged and advised fix-input, not do-not-retry",
+    exchange: jsonBody(errBody(1, -32601, "MCP error -32601: Unknown tool: no_such_tool")),
+    expect: { outcome: "JSONRPC_ERROR", layer: "protocol", code: -32601, decision: "fix-input", findingCodes: ["warning:UNKNOWN_TOOL_AS_METHOD_NOT_FOUND"] },
+  },
+  {
+    name: "-32601 to a method other than tools/call stays do-not-retry without the unknown-tool finding",
+    exchange: jsonBody(errBody(1, -32601, "Method not found"), 200, { jsonrpc: "2.0", id: 1, method: "prompts/list" }),
+    expect: { outcome: "JSONRPC_ERROR", decision: "do-not-retry", absentFindingCodes: ["UNKNOWN_TOOL_AS_METHOD_NOT_FOUND"] },
+  },
+  {
+    name: "an unknown tool sent as an isError result is flagged as breaking the unknown-tool rule",
+    exchange: jsonCall({ content: [{ type: "text", text: "MCP error -32602: Tool no_such_tool not found" }], isError: true }),
+    expect: { outcome: "TOOL_ERROR", layer: "application", decision: "tool-semantics", findingCodes: ["warning:UNKNOWN_TOOL_AS_TOOL_ERROR"] },
+  },
+  {
+    name: "an ordinary tool error carries no unknown-tool finding",
+    exchange: jsonCall({ content: [{ type: "text", text: "Payment declined" }], isError: true }),
+    expect: { outcome: "TOOL_ERROR", absentFindingCodes: ["UNKNOWN_TOOL_AS_TOOL_ERROR"] },
   },
 ];
 

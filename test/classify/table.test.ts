@@ -49,6 +49,8 @@ function check(verdict: Verdict, expect: Expect): void {
   for (const code of expect.absentFindingCodes ?? []) assert.ok(!findingPresent(verdict, code), `finding ${code} must be absent; got ${codes}`);
   if (expect.inputKeys !== undefined) assert.deepEqual(verdict.retry.inputKeys, expect.inputKeys, "inputKeys");
   if (expect.supportedVersions !== undefined) assert.deepEqual(verdict.retry.supportedVersions, expect.supportedVersions, "supportedVersions");
+  if (expect.pendingRequests !== undefined) assert.deepEqual(verdict.retry.pendingRequests, expect.pendingRequests, "pendingRequests");
+  if (expect.retrySpecRef !== undefined) assert.equal(verdict.retry.specRef, expect.retrySpecRef, "retry.specRef");
   for (const [key, value] of Object.entries(expect.details ?? {})) assert.deepEqual(verdict[key], value, `detail ${key}`);
 }
 
