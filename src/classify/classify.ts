@@ -10,6 +10,7 @@ import { readRequest } from "./request.ts";
 import { advice } from "./retry.ts";
 import { assemble, verdict } from "./run.ts";
 import type { Run } from "./run.ts";
+import { isResumedAnswer, sessionEnded, standbyStream } from "./standby.ts";
 import { fromStream } from "./stream-outcome.ts";
 import { analyzeStream, streamFindings } from "./stream.ts";
 import type { StreamAnalysis } from "./stream.ts";
@@ -109,6 +110,8 @@ function classifyUnchecked(exchange: unknown, options: unknown): Verdict {
   };
 
   if (!ok) return httpError(run, primary);
+  if (request.httpMethod === "DELETE") return sessionEnded(run);
+  if (request.httpMethod === "GET" && !isResumedAnswer(run, requestHeaders.get("last-event-id"))) return standbyStream(run);
   if (request.kind !== "request") return accepted(run, primary);
   return answered(run);
 }

@@ -12,6 +12,8 @@ export const OutcomeSchema = z.enum([
   "INVALID_TOOL_RESULT",
   "NOTIFICATION_ACCEPTED",
   "STREAM_INCOMPLETE",
+  "STREAM_OPEN",
+  "SESSION_ENDED",
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 

@@ -1217,6 +1217,56 @@ export const cases: Case[] = [
     exchange: jsonCall({ content: [{ type: "text", text: "Payment declined" }], isError: true }),
     expect: { outcome: "TOOL_ERROR", absentFindingCodes: ["UNKNOWN_TOOL_AS_TOOL_ERROR"] },
   },
+  // Issue 29, the request's HTTP method: 2025-11-25 transports, "Listening for Messages from the Server" and
+  // "Session Management".
+  {
+    name: "a GET standby stream carrying a notification is open, not incomplete",
+    exchange: {
+      request: { method: "GET", headers: { "Mcp-Session-Id": "s1", "MCP-Protocol-Version": "2025-11-25" } },
+      response: { status: 200, headers: SSE_CT, body: `data: ${log}\n\n` },
+    },
+    expect: { outcome: "STREAM_OPEN", layer: "transport", decision: "none", absentFindingCodes: ["STREAM_ENDED_WITHOUT_RESPONSE", "EXPECTED_ID_UNKNOWN"] },
+  },
+  {
+    name: "an empty GET standby stream is open, not incomplete",
+    exchange: { request: { method: "get" }, response: { status: 200, headers: SSE_CT, body: "" } },
+    expect: { outcome: "STREAM_OPEN", decision: "none", details: { method: "GET" } },
+  },
+  {
+    name: "a GET answered 204 is flagged and read as 405: do not reopen the stream",
+    exchange: { request: { method: "GET", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 204, body: "" } },
+    expect: { outcome: "INVALID_ENVELOPE", decision: "do-not-retry", findingCodes: ["warning:GET_WITHOUT_STREAM"] },
+  },
+  {
+    name: "a GET resuming with Last-Event-ID whose stream holds the response is judged as that response",
+    exchange: { request: { method: "GET", headers: { "Last-Event-ID": "e1" } }, response: { status: 200, headers: SSE_CT, body: `id: e2\ndata: ${ok1}\n\n` }, expectedId: 1 },
+    expect: { outcome: "TOOL_SUCCESS", decision: "none" },
+  },
+  {
+    name: "a GET stream carrying a response without resuming is flagged",
+    exchange: { request: { method: "GET" }, response: { status: 200, headers: SSE_CT, body: `data: ${ok1}\n\n` } },
+    expect: { outcome: "STREAM_OPEN", findingCodes: ["error:GET_STREAM_RESPONSE"] },
+  },
+  {
+    name: "a DELETE answered 200 ends the session",
+    exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 200, body: "" } },
+    expect: { outcome: "SESSION_ENDED", layer: "transport", decision: "none", findingCodes: [] },
+  },
+  {
+    name: "a DELETE answered 202 ends the session",
+    exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 202, body: "" } },
+    expect: { outcome: "SESSION_ENDED", decision: "none" },
+  },
+  {
+    name: "a DELETE answered 204 ends the session",
+    exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 204, body: "" } },
+    expect: { outcome: "SESSION_ENDED", decision: "none" },
+  },
+  {
+    name: "a DELETE answered 405 is an HTTP error: the server does not let clients end sessions",
+    exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 405, body: "" } },
+    expect: { outcome: "HTTP_ERROR", decision: "do-not-retry" },
+  },
 ];
 
 /** A HAR 1.2 document with one entry per [request body, status, response text]. */
