@@ -29,7 +29,13 @@ export interface Expect {
 /** Inputs that reach classify() through one of the accepted wire shapes instead of a ready exchange. */
 export type Via =
   /** A raw response as `curl -si` prints it, with the message/http parameters. */
-  | { kind: "http"; text: string; params?: { expectedId?: string; method?: string; protocolVersion?: string } }
+  | {
+      kind: "http";
+      text: string;
+      params?: { expectedId?: string; method?: string; protocolVersion?: string; httpMethod?: string; sessionId?: string };
+      /** The request's text, as `faultline classify --request FILE` reads it. */
+      request?: string;
+    }
   /** A HAR 1.2 document; `index` picks the classified entry by its position in log.entries. */
   | { kind: "har"; doc: unknown; index: number }
   /** The JSON body of POST /classify (flat, nested or an array); `index` picks an array element. */
@@ -1266,6 +1272,59 @@ export const cases: Case[] = [
     name: "a DELETE answered 405 is an HTTP error: the server does not let clients end sessions",
     exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 405, body: "" } },
     expect: { outcome: "HTTP_ERROR", decision: "do-not-retry" },
+  },
+  // Issue 29, the raw path carries the request.
+  {
+    name: "raw: a 202 to a POST that carried the client's JSON-RPC response is accepted when the request is given",
+    via: {
+      kind: "http",
+      text: "HTTP/1.1 202 Accepted\r\nMcp-Session-Id: s1\r\n\r\n",
+      request: `POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nMcp-Session-Id: s1\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n${JSON.stringify({ jsonrpc: "2.0", id: 0, result: { action: "accept" } })}`,
+    },
+    expect: { outcome: "NOTIFICATION_ACCEPTED", layer: "transport", decision: "none", findingCodes: ["info:CLIENT_RESPONSE_ACCEPTED"] },
+  },
+  {
+    name: "raw: a 404 with the session id given advises re-initialize",
+    via: { kind: "http", text: "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\nSession not found", params: { sessionId: "s-gone" } },
+    expect: { outcome: "HTTP_ERROR", status: 404, decision: "reinitialize" },
+  },
+  {
+    name: "raw: an empty GET stream with the HTTP method given is open, not incomplete",
+    via: { kind: "http", text: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", params: { httpMethod: "GET" } },
+    expect: { outcome: "STREAM_OPEN", decision: "none" },
+  },
+  {
+    name: "raw: a 200 DELETE with the HTTP method given ends the session",
+    via: { kind: "http", text: "HTTP/1.1 200 OK\r\n\r\n", params: { httpMethod: "DELETE", sessionId: "s1" } },
+    expect: { outcome: "SESSION_ENDED", decision: "none" },
+  },
+  {
+    name: "raw: a request followed by its response in one text is read as both",
+    via: {
+      kind: "http",
+      text: `POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nContent-Length: ${JSON.stringify(call2026).length}\r\n\r\n${JSON.stringify(call2026)}HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n\r\n${errBody(null, -32000, "Bad Request: Server not initialized")}`,
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "legacy-fallback", details: { expectedId: "a1", protocolVersion: "2026-07-28" } },
+  },
+  {
+    name: "raw: curl -v output gives the request's headers beside the response",
+    via: {
+      kind: "http",
+      text: [
+        "*   Trying 127.0.0.1:8787...",
+        "> POST /mcp HTTP/1.1",
+        "> Host: 127.0.0.1:8787",
+        "> MCP-Protocol-Version: 2026-07-28",
+        "> Content-Type: application/json",
+        ">",
+        "< HTTP/1.1 400 Bad Request",
+        "< Content-Type: text/plain",
+        "<",
+        "Bad Request",
+        "* Connection #0 to host 127.0.0.1 left intact",
+      ].join("\r\n"),
+    },
+    expect: { outcome: "HTTP_ERROR", status: 400, decision: "legacy-fallback" },
   },
 ];
 

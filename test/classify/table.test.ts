@@ -9,7 +9,7 @@ import type { Case, Expect } from "./cases.ts";
 function exchangeOf(c: Case): Exchange {
   if (!c.via) return c.exchange as Exchange;
   if (c.via.kind === "http") {
-    const parsed = exchangeFromRawHttp(c.via.text, c.via.params ?? {});
+    const parsed = exchangeFromRawHttp(c.via.text, c.via.params ?? {}, undefined, c.via.request);
     assert.ok(parsed.ok, `message/http must parse: ${parsed.ok ? "" : parsed.error.message}`);
     return parsed.value;
   }
