@@ -5,6 +5,7 @@ import type { JsonRpcError } from "./envelope.ts";
 import type { ErrorAdvice } from "./error-codes.ts";
 import { SpecRef } from "./findings.ts";
 import { classifyResult } from "./result.ts";
+import { missingDiscover } from "./transport.ts";
 import { advice, fromErrorAdvice } from "./retry.ts";
 import { responseId, usableId, verdict } from "./run.ts";
 import type { Run } from "./run.ts";
@@ -26,6 +27,7 @@ export function fromMessage(run: Run, message: unknown): Verdict {
   if (envelope.kind === "error") {
     const { error } = envelope;
     findings.info("JSONRPC_ERROR_RESPONSE", `The server answered with JSON-RPC error ${error.code} (${errorCodeName(error.code)}): ${show(error.message, 160)}`);
+    missingDiscover(run, error.code);
     const errorAdvice = unknownToolAsMethodNotFound(run, error) ?? adviseError(error, version, run.status, findings);
     const extra: Record<string, unknown> = { code: error.code, jsonrpcError: error };
     if (errorAdvice.details !== undefined) Object.assign(extra, errorAdvice.details);

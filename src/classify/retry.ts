@@ -50,6 +50,8 @@ export interface StatusInput {
   findings: Findings;
   /** Advice from a JSON-RPC error found in the body, if any. */
   bodyAdvice?: ErrorAdvice;
+  /** True when the body's error message is about the session id (what SDK servers say of a session they do not know). */
+  sessionRejected?: boolean;
 }
 
 export interface StatusAdvice {
@@ -92,6 +94,14 @@ export function adviseHttpStatus(input: StatusInput): StatusAdvice {
     if (wait.afterMs !== undefined) return { retry: conditional("The body was too large for now (413) and the server named a time to retry.", wait.afterMs) };
   }
 
+  if (status === 400 && request.sessionId !== undefined && !isModern(input.version) && input.sessionRejected === true) {
+    findings.warning(
+      "UNKNOWN_SESSION_AS_400",
+      "The server answers a request with an unknown or ended Mcp-Session-Id with 400; it MUST answer 404. Treat it as a 404 anyway: start a new session with initialize (without a session id), then resend.",
+      SpecRef.s1125Sessions,
+    );
+    return { retry: advice("reinitialize", "The server no longer knows the session (400 naming the session id, read as the 404 the spec requires). Start a new session with initialize (without a session id), then resend.") };
+  }
   if (status >= 400 && status < 500 && input.bodyAdvice?.specific) return { retry: fromErrorAdvice(input.bodyAdvice) };
   if (status === 400 && isModern(input.version)) return { retry: legacyFallback(input.bodyAdvice) };
   if (status >= 400 && status < 600) {

@@ -1326,6 +1326,54 @@ export const cases: Case[] = [
     },
     expect: { outcome: "HTTP_ERROR", status: 400, decision: "legacy-fallback" },
   },
+  // Issue 29, more non-compliance, each flagged with the rule and what to do anyway.
+  {
+    name: "an unknown session answered 400 naming the session is flagged and advised re-initialize (2025-11-25 session management: 404)",
+    exchange: {
+      request: { headers: { "Mcp-Session-Id": "gone", "MCP-Protocol-Version": "2025-11-25" }, body: call1 },
+      response: { status: 400, headers: JSON_CT, body: errBody(null, -32000, "Bad Request: No valid session ID provided") },
+    },
+    expect: { outcome: "HTTP_ERROR", status: 400, decision: "reinitialize", findingCodes: ["warning:UNKNOWN_SESSION_AS_400"] },
+  },
+  {
+    name: "a 400 to a request with a session id whose body is not about the session stays do-not-retry",
+    exchange: {
+      request: { headers: { "Mcp-Session-Id": "s1", "MCP-Protocol-Version": "2025-11-25" }, body: call1 },
+      response: { status: 400, headers: JSON_CT, body: errBody(null, -32000, "Bad Request: body too deep") },
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "do-not-retry", absentFindingCodes: ["UNKNOWN_SESSION_AS_400"] },
+  },
+  {
+    name: "a 2026-07-28 server without server/discover (404 and -32601) is flagged",
+    exchange: {
+      request: { headers: { "MCP-Protocol-Version": "2026-07-28" }, body: { jsonrpc: "2.0", id: "d1", method: "server/discover", params: { _meta: META_2026 } } },
+      response: { status: 404, headers: JSON_CT, body: errBody("d1", -32601, "Method not found") },
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "do-not-retry", findingCodes: ["warning:DISCOVER_NOT_IMPLEMENTED"] },
+  },
+  {
+    name: "a 2026-07-28 server answering server/discover with -32601 at 200 is flagged too",
+    exchange: {
+      request: { headers: { "MCP-Protocol-Version": "2026-07-28" }, body: { jsonrpc: "2.0", id: "d1", method: "server/discover", params: { _meta: META_2026 } } },
+      response: { status: 200, headers: JSON_CT, body: errBody("d1", -32601, "Method not found") },
+    },
+    expect: { outcome: "JSONRPC_ERROR", findingCodes: ["warning:DISCOVER_NOT_IMPLEMENTED"] },
+  },
+  {
+    name: "a request with Accept: text/html that the server served anyway is flagged",
+    exchange: { request: { headers: { Accept: "text/html" }, body: call1 }, response: { status: 200, headers: JSON_CT, body: ok1 } },
+    expect: { outcome: "TOOL_SUCCESS", findingCodes: ["warning:ACCEPT_NOT_HONOURED"] },
+  },
+  {
+    name: "a request whose Accept lists both JSON and SSE carries no Accept finding",
+    exchange: { request: { headers: { Accept: "application/json, text/event-stream" }, body: call1 }, response: { status: 200, headers: JSON_CT, body: ok1 } },
+    expect: { outcome: "TOOL_SUCCESS", findingCodes: [] },
+  },
+  {
+    name: "a 2026-07-28 result without resultType is flagged even without the request, from its 2026-only _meta",
+    exchange: { response: { status: 200, headers: JSON_CT, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [], _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } } } }) } },
+    expect: { outcome: "TOOL_SUCCESS", findingCodes: ["warning:RESULT_TYPE_MISSING"], details: { protocolVersion: "2026-07-28", protocolVersionSource: "detected" } },
+  },
 ];
 
 /** A HAR 1.2 document with one entry per [request body, status, response text]. */

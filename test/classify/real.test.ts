@@ -49,8 +49,8 @@ const EXPECTED: Record<string, Expected> = {
   // 2026-07-28 backward compatibility: a 400 without -32020/-32021/-32022 means fall back to initialize.
   "legacy-modern-request": ["HTTP_ERROR", "transport", "legacy-fallback"],
   "sdk-v2/legacy-modern-request": SUCCESS,
-  // The SDK v1 example answers an unknown session 400 (the spec says 404): as sent, a permanent client-side failure.
-  "legacy-unknown-session": HTTP_PERMANENT,
+  // The SDK v1 example answers an unknown session 400 naming the session (the spec says 404): read as the 404 it should be.
+  "legacy-unknown-session": ["HTTP_ERROR", "transport", "reinitialize"],
   // 2025-11-25 session management: a 404 to a request with Mcp-Session-Id means start a new session.
   "fastmcp/legacy-unknown-session": ["HTTP_ERROR", "transport", "reinitialize"],
   "legacy-after-delete": ["HTTP_ERROR", "transport", "reinitialize"],
