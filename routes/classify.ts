@@ -31,7 +31,13 @@ classifyRoutes.post("/", async (c) => {
 
   if (isHttp) {
     const query = c.req.query();
-    const params = { expectedId: query.expectedId, method: query.method, protocolVersion: query.protocolVersion };
+    const params = {
+      expectedId: query.expectedId,
+      method: query.method,
+      protocolVersion: query.protocolVersion,
+      httpMethod: query.httpMethod,
+      sessionId: query.sessionId,
+    };
     const exchange = exchangeFromRawHttp(text, params, (name) => `query.${name}`);
     if (!exchange.ok) throw inputError(exchange.error);
     return c.json(classify(exchange.value, { now }));

@@ -10,6 +10,7 @@ import { readRequest } from "./request.ts";
 import { advice } from "./retry.ts";
 import { assemble, verdict } from "./run.ts";
 import type { Run } from "./run.ts";
+import { isResumedAnswer, sessionEnded, standbyStream } from "./standby.ts";
 import { fromStream } from "./stream-outcome.ts";
 import { analyzeStream, streamFindings } from "./stream.ts";
 import type { StreamAnalysis } from "./stream.ts";
@@ -108,7 +109,10 @@ function classifyUnchecked(exchange: unknown, options: unknown): Verdict {
     stream,
   };
 
+  if (ok) acceptIgnored(run, requestHeaders.get("accept"));
   if (!ok) return httpError(run, primary);
+  if (request.httpMethod === "DELETE") return sessionEnded(run);
+  if (request.httpMethod === "GET" && !isResumedAnswer(run, requestHeaders.get("last-event-id"))) return standbyStream(run);
   if (request.kind !== "request") return accepted(run, primary);
   return answered(run);
 }
@@ -146,3 +150,16 @@ function answered(run: Run): Verdict {
   return fromMessage(run, decoded.message);
 }
 
+
+// 2025-11-25 and 2026-07-28 transports: a POST MUST list both application/json and text/event-stream in Accept (a GET
+// text/event-stream). A server that serves an Accept naming neither hides the client's bug until it meets a strict one.
+function acceptIgnored(run: Run, accept: string | undefined): void {
+  if (accept === undefined) return;
+  const types = accept.split(",").map((part) => mediaType(part));
+  if (types.some((t) => t === "*/*" || t === "application/*" || t === "text/*" || t === "application/json" || t === "text/event-stream")) return;
+  run.findings.warning(
+    "ACCEPT_NOT_HONOURED",
+    `The request's Accept (${show(accept, 80)}) names neither application/json nor text/event-stream, and the server answered ${run.status} anyway (strict servers answer 406). Fix the client: send Accept: application/json, text/event-stream.`,
+    isModern(run.version) ? SpecRef.s26Sending : SpecRef.s1125Sending,
+  );
+}

@@ -12,6 +12,8 @@ export const BodySchema = z.unknown();
 export const ExchangeSchema = z.object({
   request: z
     .object({
+      /** The request's HTTP method (POST when absent): a GET opens a stream, a DELETE ends a session. */
+      method: z.string().optional(),
       headers: HeadersSchema.optional(),
       body: BodySchema.optional(),
     })
@@ -39,7 +41,7 @@ export type Exchange = z.infer<typeof ExchangeSchema>;
 export function surelyExchange(value: unknown): boolean {
   if (!isRecord(value)) return false;
   const { request, response, expectedId, method, protocolVersion } = value;
-  if (request !== undefined && !(isRecord(request) && optionalHeaders(request.headers))) return false;
+  if (request !== undefined && !(isRecord(request) && optionalHeaders(request.headers) && (request.method === undefined || typeof request.method === "string"))) return false;
   if (!isRecord(response) || !Object.hasOwn(response, "body") || !optionalHeaders(response.headers)) return false;
   const status = response.status;
   if (!(typeof status === "number" && Number.isSafeInteger(status) && status >= 100 && status <= 599)) return false;

@@ -30,6 +30,7 @@ export const SpecRef = {
   s1125Sending: "2025-11-25 basic/transports#sending-messages-to-the-server",
   s1125Resumability: "2025-11-25 basic/transports#resumability-and-redelivery",
   s1125Sessions: "2025-11-25 basic/transports#session-management",
+  s1125Listening: "2025-11-25 basic/transports#listening-for-messages-from-the-server",
   s1125ErrorResponses: "2025-11-25 basic/index#error-responses",
   s1125ToolResult: "2025-11-25 server/tools#tool-result",
   s1125Auth: "2025-11-25 basic/authorization#authorization-server-discovery",

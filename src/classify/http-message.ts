@@ -197,3 +197,84 @@ function fail(code: HttpMessageError["code"], message: string, line?: number): H
 function quote(line: string): string {
   return JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line);
 }
+
+/** A parsed HTTP request: what the client sent beside the response it got. */
+export interface HttpRequestMessage {
+  method: string;
+  target: string;
+  /** Header names keep the case of their first occurrence; repeated headers are joined with ", ". */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type HttpRequestResult = { ok: true; request: HttpRequestMessage } | { ok: false; error: HttpMessageError };
+
+// RFC 9112 §3: request-line = method SP request-target SP HTTP-version.
+const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) +(\S+) +HTTP\/\d(?:\.\d)?$/;
+
+/** True when the text starts with a request line (`POST /mcp HTTP/1.1`), as a raw request or an exchange does. */
+export function startsWithRequestLine(text: string): boolean {
+  const first = /^\uFEFF?\s*([^\r\n]*)/.exec(text)?.[1] ?? "";
+  return REQUEST_LINE.test(first);
+}
+
+/**
+ * Parses a raw request (request line, headers, blank line, body). The body ends after Content-Length bytes when the
+ * header says so, else at the first line that is an HTTP status line (a request followed by its response) or at the
+ * end. Returns the request and the text after it.
+ */
+export function parseHttpRequest(text: string): { ok: true; request: HttpRequestMessage; rest: string } | { ok: false; error: HttpMessageError } {
+  const lines = new LineReader(text.replace(/^\uFEFF/, ""));
+  lines.skipBlankLines();
+  if (lines.done()) return { ok: false, error: { code: "empty", message: "The request is empty: expected a request line such as 'POST /mcp HTTP/1.1'." } };
+  const lineNumber = lines.lineNumber;
+  const first = lines.next() ?? "";
+  const match = REQUEST_LINE.exec(first);
+  if (!match) return { ok: false, error: { code: "invalid_status_line", message: `Expected a request line such as 'POST /mcp HTTP/1.1', got ${quote(first)}.`, line: lineNumber } };
+  const headers = readHeaders(lines);
+  if ("error" in headers) return { ok: false, error: headers.error };
+  const rest = lines.rest();
+  const length = contentLength(headers.fields);
+  let body: string;
+  let after: string;
+  if (length !== undefined) {
+    const bytes = new TextEncoder().encode(rest);
+    body = new TextDecoder().decode(bytes.subarray(0, length));
+    after = new TextDecoder().decode(bytes.subarray(length));
+  } else {
+    const status = /(?:^|\n)HTTP\/\d(?:\.\d)? \d{3}/.exec(rest);
+    body = status === null ? rest : rest.slice(0, status.index);
+    after = status === null ? "" : rest.slice(status.index);
+  }
+  return { ok: true, request: { method: match[1] ?? "", target: match[2] ?? "", headers: headers.fields, body: body.replace(/\r?\n$/, "") }, rest: after.replace(/^\r?\n/, "") };
+}
+
+function contentLength(headers: Record<string, string>): number | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() === "content-length" && /^\d+$/.test(value.trim())) return Number(value.trim());
+  }
+  return undefined;
+}
+
+/** True when the text is `curl -v` output: request lines prefixed "> ", response header lines "< ", notes "* ". */
+export function isCurlVerbose(text: string): boolean {
+  return /^(?:\* |> |< )/m.test(text) && /^> [A-Z]+ \S+ HTTP\//m.test(text);
+}
+
+/**
+ * Splits `curl -v` output (stderr and stdout together) into the request's text and the response's text: "> " lines
+ * are the request, "< " lines the response head, "* " and "{ [n bytes data]" lines curl's notes, and the other lines
+ * after the response head its body. curl -v does not print the request body.
+ */
+export function splitCurlVerbose(text: string): { request: string; response: string } {
+  const request: string[] = [];
+  const head: string[] = [];
+  const body: string[] = [];
+  for (const line of text.replace(/^\uFEFF/, "").split(/\r?\n/)) {
+    if (line.startsWith("> ") || line === ">") request.push(line.slice(2));
+    else if (line.startsWith("< ") || line === "<") head.push(line.slice(2));
+    else if (line.startsWith("* ") || /^[{}] \[\d+ bytes data\]$/.test(line)) continue;
+    else if (head.length > 0) body.push(line);
+  }
+  return { request: request.join("\r\n"), response: `${head.join("\r\n")}\r\n${body.join("\n")}` };
+}

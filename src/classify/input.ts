@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ExchangeSchema, type Exchange } from "./exchange.ts";
 import { exchangesFromHar, HarSchema, looksLikeHar, type HarExchange, type HarSkip } from "./har.ts";
-import { parseHttpMessage } from "./http-message.ts";
+import { isCurlVerbose, parseHttpMessage, parseHttpRequest, splitCurlVerbose, startsWithRequestLine } from "./http-message.ts";
+import type { HttpRequestMessage } from "./http-message.ts";
 import { isRecord } from "./json.ts";
 
 /** One broken rule in the input: where (`3.response.status`), which rule, and a sentence. */
@@ -75,6 +76,10 @@ export const HttpMessageParamsSchema = z.object({
     .optional(),
   method: z.string().min(1, "must not be empty").optional(),
   protocolVersion: z.string().min(1, "must not be empty").optional(),
+  /** The request's HTTP method (GET, POST, DELETE); it wins over the method of a given request text. */
+  httpMethod: z.string().regex(/^[A-Za-z]+$/, "must be an HTTP method such as GET, POST or DELETE").optional(),
+  /** The request's Mcp-Session-Id; it wins over the header of a given request text. */
+  sessionId: z.string().regex(/^[\x21-\x7E]+$/, "must be visible ASCII (0x21-0x7E), as the spec requires of session ids").optional(),
 });
 export type HttpMessageParams = z.input<typeof HttpMessageParamsSchema>;
 
@@ -164,6 +169,7 @@ export function exchangeFromRawHttp(
   text: string,
   params: HttpMessageParams = {},
   paramPath: (name: string) => string = (name) => name,
+  requestText?: string,
 ): InputResult<Exchange> {
   const parsedParams = HttpMessageParamsSchema.safeParse(params);
   if (!parsedParams.success) {
@@ -175,18 +181,53 @@ export function exchangeFromRawHttp(
       })),
     );
   }
-  const parsed = parseHttpMessage(text);
-  if (!parsed.ok) {
-    const where = parsed.error.line === undefined ? "" : ` (line ${parsed.error.line})`;
-    return invalid([{ path: "(body)", rule: parsed.error.code, message: `${parsed.error.message}${where}` }]);
+  let responseText = text;
+  let request: HttpRequestMessage | undefined;
+  if (isCurlVerbose(text)) {
+    const split = splitCurlVerbose(text);
+    responseText = split.response;
+    requestText ??= split.request;
+  } else if (startsWithRequestLine(text)) {
+    const head = parseHttpRequest(text);
+    if (!head.ok) return invalid([messageIssue("(body)", head.error)]);
+    request = head.request;
+    responseText = head.rest;
   }
+  if (requestText !== undefined) {
+    const given = parseHttpRequest(isCurlVerbose(requestText) ? splitCurlVerbose(requestText).request : requestText);
+    if (!given.ok) return invalid([messageIssue(paramPath("request"), given.error)]);
+    request = given.request;
+  }
+  const parsed = parseHttpMessage(responseText);
+  if (!parsed.ok) return invalid([messageIssue("(body)", parsed.error)]);
   const { status, headers, body } = parsed.message;
-  return { ok: true, value: withoutUndefined({ response: { status, headers, body }, ...parsedParams.data }) };
+  const { httpMethod, sessionId, ...rest } = parsedParams.data;
+  return { ok: true, value: withoutUndefined({ request: requestOf(request, httpMethod, sessionId), response: { status, headers, body }, ...rest }) };
 }
 
-/** True when text looks like a raw HTTP response rather than JSON (it starts with `HTTP/`). */
+function messageIssue(path: string, error: { code: string; message: string; line?: number }): InputIssue {
+  return { path, rule: error.code, message: `${error.message}${error.line === undefined ? "" : ` (line ${error.line})`}` };
+}
+
+/** The exchange's request from a parsed request text and the parameters that override it; undefined when none says anything. */
+function requestOf(parsed: HttpRequestMessage | undefined, httpMethod: string | undefined, sessionId: string | undefined): Exchange["request"] {
+  if (parsed === undefined && httpMethod === undefined && sessionId === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed?.headers ?? {})) {
+    if (sessionId === undefined || name.toLowerCase() !== "mcp-session-id") headers[name] = value;
+  }
+  if (sessionId !== undefined) headers["Mcp-Session-Id"] = sessionId;
+  const out: NonNullable<Exchange["request"]> = { method: (httpMethod ?? parsed?.method ?? "POST").toUpperCase(), headers };
+  if (parsed !== undefined && parsed.body !== "") out.body = parsed.body;
+  return out;
+}
+
+/**
+ * True when text looks like raw HTTP rather than JSON: a response (it starts with `HTTP/`), a request followed by its
+ * response (it starts with a request line), or `curl -v` output.
+ */
 export function looksLikeRawHttp(text: string): boolean {
-  return /^\uFEFF?\s*HTTP\//.test(text);
+  return /^\uFEFF?\s*HTTP\//.test(text) || startsWithRequestLine(text) || isCurlVerbose(text);
 }
 
 /**

@@ -28,6 +28,8 @@ export const OUTCOMES: Readonly<Record<Outcome, OutcomeTraits>> = {
   INVALID_TOOL_RESULT: { layer: "protocol", label: "invalid result", colour: "invalid", success: false },
   STREAM_INCOMPLETE: { layer: "transport", label: "stream incomplete", colour: "stream", success: false },
   NOTIFICATION_ACCEPTED: { layer: "transport", label: "accepted", colour: "accepted", success: true },
+  STREAM_OPEN: { layer: "transport", label: "stream open", colour: "accepted", success: true },
+  SESSION_ENDED: { layer: "transport", label: "session ended", colour: "accepted", success: true },
 };
 
 /** The layer of each outcome (a view of OUTCOMES, kept as the classifier's public name). */

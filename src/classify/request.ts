@@ -8,6 +8,8 @@ export interface RequestInfo {
   kind: "request" | "notification" | "response";
   method: string;
   methodSource: "input" | "body" | "default";
+  /** The HTTP method, upper-cased; POST when the exchange does not say. */
+  httpMethod: string;
   expectedId?: string | number;
   sessionId?: string;
   headerVersion?: string;
@@ -31,7 +33,9 @@ export function readRequest(exchange: Record<string, unknown>, headers: HeaderMa
 
   const inputMethod = typeof exchange.method === "string" ? exchange.method : undefined;
   const bodyMethod = isRecord(body) && typeof body.method === "string" ? body.method : undefined;
-  const method = inputMethod ?? bodyMethod ?? "tools/call";
+  const httpMethod = typeof request.method === "string" ? request.method.trim().toUpperCase() : "POST";
+  // A GET or DELETE carries no JSON-RPC message: its HTTP method is the method the verdict names.
+  const method = inputMethod ?? bodyMethod ?? (httpMethod === "GET" || httpMethod === "DELETE" ? httpMethod : "tools/call");
   const methodSource = inputMethod !== undefined ? "input" : bodyMethod !== undefined ? "body" : "default";
 
   let expectedId: string | number | undefined;
@@ -45,6 +49,7 @@ export function readRequest(exchange: Record<string, unknown>, headers: HeaderMa
     kind: requestKind(exchange, body, expectedId, method),
     method,
     methodSource,
+    httpMethod,
     taskAugmented: isRecord(params.task),
   };
   if (expectedId !== undefined) info.expectedId = expectedId;

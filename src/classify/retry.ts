@@ -50,6 +50,8 @@ export interface StatusInput {
   findings: Findings;
   /** Advice from a JSON-RPC error found in the body, if any. */
   bodyAdvice?: ErrorAdvice;
+  /** True when the body's error message is about the session id (what SDK servers say of a session they do not know). */
+  sessionRejected?: boolean;
 }
 
 export interface StatusAdvice {
@@ -92,7 +94,16 @@ export function adviseHttpStatus(input: StatusInput): StatusAdvice {
     if (wait.afterMs !== undefined) return { retry: conditional("The body was too large for now (413) and the server named a time to retry.", wait.afterMs) };
   }
 
+  if (status === 400 && request.sessionId !== undefined && !isModern(input.version) && input.sessionRejected === true) {
+    findings.warning(
+      "UNKNOWN_SESSION_AS_400",
+      "The server answers a request with an unknown or ended Mcp-Session-Id with 400; it MUST answer 404. Treat it as a 404 anyway: start a new session with initialize (without a session id), then resend.",
+      SpecRef.s1125Sessions,
+    );
+    return { retry: advice("reinitialize", "The server no longer knows the session (400 naming the session id, read as the 404 the spec requires). Start a new session with initialize (without a session id), then resend.") };
+  }
   if (status >= 400 && status < 500 && input.bodyAdvice?.specific) return { retry: fromErrorAdvice(input.bodyAdvice) };
+  if (status === 400 && isModern(input.version)) return { retry: legacyFallback(input.bodyAdvice) };
   if (status >= 400 && status < 600) {
     return { retry: advice("do-not-retry", `HTTP ${status} is a client-side or permanent failure; sending the same request again will fail again.`) };
   }
@@ -127,4 +138,15 @@ function reauthorize(input: StatusInput): StatusAdvice {
   const out: StatusAdvice = { retry: advice("reauthorize", reason) };
   if (challenge !== undefined) out.challenge = challenge;
   return out;
+}
+
+// 2026-07-28 streamable-http "Backward Compatibility": a 400 whose body is not one of the modern errors
+// (-32020, -32021, -32022) comes from a server that predates 2026-07-28, so the client falls back to initialize.
+function legacyFallback(bodyAdvice: ErrorAdvice | undefined): RetryAdvice {
+  const body = bodyAdvice === undefined ? "no JSON-RPC error" : "a JSON-RPC error that is not -32020, -32021 or -32022";
+  return advice(
+    "legacy-fallback",
+    `A 2026-07-28 request got 400 with ${body}: the server speaks only an earlier protocol version. Fall back to the initialize handshake (2025-11-25, then older versions), cache that era for this server, and send the call again in that session.`,
+    { specRef: SpecRef.s26BackCompat },
+  );
 }

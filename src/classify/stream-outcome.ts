@@ -46,6 +46,8 @@ export function fromStream(run: Run): Verdict {
     }
     return verdict(run, "STREAM_INCOMPLETE", conditional("The response stream broke before the response; in 2026-07-28 the request is lost and MUST be re-issued as a new request with a new JSON-RPC id."));
   }
+  const pending = pendingServerRequests(stream.serverRequests);
+  if (pending.length > 0) return verdict(run, "STREAM_INCOMPLETE", answerServerRequest(pending, lastEventId));
   if (lastEventId !== undefined) {
     const wait = stream.sse.retryMs;
     findings.info(
@@ -65,3 +67,22 @@ export function fromStream(run: Run): Verdict {
   return verdict(run, "STREAM_INCOMPLETE", conditional("The stream ended before the response and offered no event id to resume from."));
 }
 
+
+type Pending = { method: string; id: string | number };
+
+function pendingServerRequests(requests: { method: string; id: unknown }[]): Pending[] {
+  return requests.filter((r): r is Pending => typeof r.id === "string" || Number.isSafeInteger(r.id));
+}
+
+// 2025-11-25 transports, "Sending Messages to the Server": the server MAY send its own requests on the response
+// stream before the response; the response then waits for the client's answer, POSTed with the request's id. A
+// resume or a re-send without that answer waits for the same answer again (or runs the call twice).
+function answerServerRequest(pending: Pending[], lastEventId: string | undefined): RetryAdvice {
+  const list = pending.map((p) => `${p.method} (id ${show(p.id)})`).join(", ");
+  const resume = lastEventId === undefined ? "then wait for the response on a GET stream" : `then resume with GET and Last-Event-ID: ${JSON.stringify(lastEventId)} to read the response`;
+  return advice(
+    "answer-server-request",
+    `The stream closed while the server's own request waits for the client: ${list}. Answer it first (POST a JSON-RPC response with the same id, in the same session), ${resume}; do not re-send the call, which would run it again.`,
+    { specRef: SpecRef.s1125Sending, pendingRequests: pending },
+  );
+}

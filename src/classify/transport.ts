@@ -54,7 +54,9 @@ export function httpError(run: Run, primary: unknown): Verdict {
     findings.info("HTTP_ERROR_BODY_NOT_JSONRPC", `The ${status} body is not a JSON-RPC error response.`);
   }
 
-  const statusInput = { status, version: run.version, request, headers: run.headers, now: run.now, findings };
+  if (bodyError !== undefined) missingDiscover(run, bodyError.code);
+  const sessionRejected = bodyError !== undefined && /session/i.test(bodyError.message);
+  const statusInput = { status, version: run.version, request, headers: run.headers, now: run.now, findings, sessionRejected };
   const { retry, challenge } = adviseHttpStatus(bodyAdvice === undefined ? statusInput : { ...statusInput, bodyAdvice });
   return verdict(run, "HTTP_ERROR", retry, {
     code: bodyError?.code,
@@ -65,3 +67,13 @@ export function httpError(run: Run, primary: unknown): Verdict {
   });
 }
 
+
+/** 2026-07-28 server/discover: servers MUST implement it; a -32601 for it is a server that skipped it. */
+export function missingDiscover(run: Run, code: number): void {
+  if (code !== -32601 || run.request.method !== "server/discover" || !isModern(run.version)) return;
+  run.findings.warning(
+    "DISCOVER_NOT_IMPLEMENTED",
+    "The server answers server/discover with -32601; 2026-07-28 servers MUST implement it. Carry on without it: calling it is optional for clients, so send each request with its _meta and learn capabilities from the answers.",
+    SpecRef.s26Discover,
+  );
+}

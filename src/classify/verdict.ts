@@ -12,6 +12,8 @@ export const OutcomeSchema = z.enum([
   "INVALID_TOOL_RESULT",
   "NOTIFICATION_ACCEPTED",
   "STREAM_INCOMPLETE",
+  "STREAM_OPEN",
+  "SESSION_ENDED",
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -29,6 +31,8 @@ export const RetryDecisionSchema = z.enum([
   "reauthorize",
   "renegotiate",
   "reinitialize",
+  "legacy-fallback",
+  "answer-server-request",
 ]);
 export type RetryDecision = z.infer<typeof RetryDecisionSchema>;
 
@@ -40,6 +44,10 @@ export const RetryAdviceSchema = z.object({
   initialBackoffMs: z.number().int().nonnegative().optional(),
   inputKeys: z.array(z.string()).optional(),
   supportedVersions: z.array(z.string()).optional(),
+  /** The spec section the decision follows, where the decision is one a client would not guess. */
+  specRef: z.string().optional(),
+  /** answer-server-request: the server's requests on the stream that still wait for the client's answer. */
+  pendingRequests: z.array(z.object({ method: z.string(), id: z.union([z.string(), z.number()]) })).optional(),
 });
 export type RetryAdvice = z.infer<typeof RetryAdviceSchema>;
 
@@ -58,10 +66,12 @@ export type ProtocolVersion = z.infer<typeof ProtocolVersionSchema>;
  * The edition of the classifier's rules, carried in every verdict so that a stored verdict says
  * which rules judged it. Raised whenever the same exchange can get a different outcome or layer.
  * 2: the seed's verdicts (an empty JSON body is MALFORMED_JSON, INVALID_TOOL_RESULT is in the
- * protocol layer, an error response without an id is INVALID_ENVELOPE). Verdicts without the
- * field came from the rules before that (edition 1).
+ * protocol layer, an error response without an id is INVALID_ENVELOPE). 3: a 400 to a 2026-07-28
+ * request without a modern error code is legacy-fallback; a legacy stream cut while the server's
+ * own request waits is answer-server-request. Verdicts without the field came from the rules
+ * before that (edition 1).
  */
-export const CLASSIFIER_VERSION = 2;
+export const CLASSIFIER_VERSION = 3;
 
 /** The classifier's answer: one outcome, the layer it belongs to, retry advice and every finding. */
 export const VerdictSchema = z

@@ -14,6 +14,7 @@ export interface ResolvedVersion {
 const KNOWN: readonly ProtocolVersion[] = ["2025-06-18", "2025-11-25", "2026-07-28"];
 export const DEFAULT_VERSION: ProtocolVersion = "2025-11-25";
 const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+const MODERN_RESULT_META = ["io.modelcontextprotocol/serverInfo"];
 
 export function isModern(version: ProtocolVersion): boolean {
   return version === "2026-07-28";
@@ -75,6 +76,8 @@ function detectVersion(request: RequestInfo, response: unknown): ProtocolVersion
   if (isRecord(response)) {
     const result = response.result;
     if (isRecord(result) && typeof result.resultType === "string") return "2026-07-28";
+    // Result _meta keys that only 2026-07-28 defines (basic/index, "_meta"): the era even when resultType is missing.
+    if (isRecord(result) && isRecord(result._meta) && MODERN_RESULT_META.some((key) => key in (result._meta as object))) return "2026-07-28";
     if (isRecord(response.error) && MODERN_ERROR_CODES.has(response.error.code as number)) return "2026-07-28";
     if (request.method === "initialize" && isRecord(result) && typeof result.protocolVersion === "string") {
       const fromResult = ruleSetFor(result.protocolVersion);

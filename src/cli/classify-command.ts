@@ -16,7 +16,8 @@ stdin is not a terminal) holds one of:
     or {request?: {headers?, body?}, response: {status, headers?, body}, ...}
   - a JSON array of exchanges
   - a HAR 1.2 document ({"log": {"entries": [...]}}); its JSON-RPC entries are classified
-  - a raw HTTP response as \`curl -si\` prints it (text starting with "HTTP/")
+  - a raw HTTP response as \`curl -si\` prints it (text starting with "HTTP/"),
+    optionally after the raw request it answers, or \`curl -v\` output
 
 Options:
   --json                      print the verdict(s) as JSON
@@ -24,6 +25,10 @@ Options:
                               (1 is the integer 1, '"1"' is the string "1")
   --method METHOD             raw HTTP only: the request's JSON-RPC method (default tools/call)
   --protocol-version VERSION  raw HTTP only: the negotiated MCP protocol version
+  --request FILE              raw HTTP only: the request the response answers, raw
+                              (POST /mcp HTTP/1.1, headers, body) or as \`curl -v\` prints it
+  --http-method METHOD        raw HTTP only: the request's HTTP method (GET, POST, DELETE)
+  --session-id ID             raw HTTP only: the request's Mcp-Session-Id
   -h, --help                  print this help
 
 Exit status: 0 when every outcome is ${[...SUCCESS].join(" or ")},
@@ -42,6 +47,9 @@ export async function classifyCommand(args: string[]): Promise<number> {
         "expected-id": { type: "string" },
         method: { type: "string" },
         "protocol-version": { type: "string" },
+        request: { type: "string" },
+        "http-method": { type: "string" },
+        "session-id": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -57,7 +65,15 @@ export async function classifyCommand(args: string[]): Promise<number> {
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(" ")}`, { suggestHelp: true });
 
   const text = await readInput(file, process.stdin);
-  const input = toInput(text, { expectedId: values["expected-id"], method: values.method, protocolVersion: values["protocol-version"] });
+  const request = values.request === undefined ? undefined : await readInput(values.request, process.stdin);
+  const input = toInput(text, {
+    expectedId: values["expected-id"],
+    method: values.method,
+    protocolVersion: values["protocol-version"],
+    httpMethod: values["http-method"],
+    sessionId: values["session-id"],
+    request,
+  });
   const now = Date.now();
 
   let verdicts: LabelledVerdict[];

@@ -8,6 +8,10 @@ export interface RawHttpOptions {
   expectedId?: string | undefined;
   method?: string | undefined;
   protocolVersion?: string | undefined;
+  httpMethod?: string | undefined;
+  sessionId?: string | undefined;
+  /** The request's text (raw, or as `curl -v` prints it), read from --request FILE. */
+  request?: string | undefined;
 }
 
 const RAW_HTTP_HINT =
@@ -32,19 +36,27 @@ export async function readInput(file: string | undefined, stdin: NodeJS.ReadStre
   }
 }
 
-/** Turns the text into exchanges: a raw HTTP response when it starts with `HTTP/`, JSON otherwise. */
+/** Turns the text into exchanges: raw HTTP when it starts with `HTTP/`, a request line or `curl -v` notes, JSON otherwise. */
 export function toInput(text: string, options: RawHttpOptions): ClassifyInput {
   if (looksLikeRawHttp(text)) {
-    const exchange = exchangeFromRawHttp(text, options, (name) => `--${kebab(name)}`);
+    const { request, ...params } = options;
+    const exchange = exchangeFromRawHttp(text, params, (name) => `--${kebab(name)}`, request);
     if (!exchange.ok) throw inputError(exchange.error);
     return { kind: "single", exchange: exchange.value };
   }
-  const given = Object.entries({ "--expected-id": options.expectedId, "--method": options.method, "--protocol-version": options.protocolVersion })
+  const given = Object.entries({
+    "--expected-id": options.expectedId,
+    "--method": options.method,
+    "--protocol-version": options.protocolVersion,
+    "--http-method": options.httpMethod,
+    "--session-id": options.sessionId,
+    "--request": options.request,
+  })
     .filter(([, value]) => value !== undefined)
     .map(([name]) => name);
   if (given.length > 0) {
     const verb = given.length === 1 ? "applies" : "apply";
-    throw new UsageError(`${given.join(", ")} ${verb} only to a raw HTTP response; put expectedId, method and protocolVersion in the JSON instead`);
+    throw new UsageError(`${given.join(", ")} ${verb} only to a raw HTTP response; put expectedId, method, protocolVersion and the request ({method, headers, body}) in the JSON instead`);
   }
   const json = parseJsonText(text);
   if (!json.ok) throw inputError(json.error, RAW_HTTP_HINT);

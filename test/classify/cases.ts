@@ -18,6 +18,10 @@ export interface Expect {
   absentFindingCodes?: string[];
   inputKeys?: string[];
   supportedVersions?: string[];
+  /** retry.pendingRequests, exactly. */
+  pendingRequests?: { method: string; id: string | number }[];
+  /** retry.specRef, exactly. */
+  retrySpecRef?: string;
   /** Other verdict keys that must deep-equal these values. */
   details?: Record<string, unknown>;
 }
@@ -25,7 +29,13 @@ export interface Expect {
 /** Inputs that reach classify() through one of the accepted wire shapes instead of a ready exchange. */
 export type Via =
   /** A raw response as `curl -si` prints it, with the message/http parameters. */
-  | { kind: "http"; text: string; params?: { expectedId?: string; method?: string; protocolVersion?: string } }
+  | {
+      kind: "http";
+      text: string;
+      params?: { expectedId?: string; method?: string; protocolVersion?: string; httpMethod?: string; sessionId?: string };
+      /** The request's text, as `faultline classify --request FILE` reads it. */
+      request?: string;
+    }
   /** A HAR 1.2 document; `index` picks the classified entry by its position in log.entries. */
   | { kind: "har"; doc: unknown; index: number }
   /** The JSON body of POST /classify (flat, nested or an array); `index` picks an array element. */
@@ -1124,6 +1134,245 @@ export const cases: Case[] = [
       index: 1,
     },
     expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 10_000, status: 429 },
+  },
+  // Issue 29 (a): 2026-07-28 streamable-http "Backward Compatibility": a 400 without -32020/-32021/-32022 means the
+  // server predates 2026-07-28; the client falls back to initialize.
+  {
+    name: "a 2026-07-28 request answered 400 with a legacy -32000 body advises falling back to initialize",
+    exchange: {
+      request: { headers: h2026, body: call2026 },
+      response: { status: 400, headers: JSON_CT, body: errBody(null, -32000, "Bad Request: Server not initialized") },
+    },
+    expect: {
+      outcome: "HTTP_ERROR",
+      layer: "transport",
+      status: 400,
+      decision: "legacy-fallback",
+      code: -32000,
+      retrySpecRef: "2026-07-28 basic/transports/streamable-http#backward-compatibility",
+      details: { protocolVersion: "2026-07-28" },
+    },
+  },
+  {
+    name: "a 2026-07-28 request answered 400 with a plain-text body advises falling back to initialize",
+    exchange: { request: { headers: h2026, body: call2026 }, response: { status: 400, headers: { "content-type": "text/plain" }, body: "Bad Request" } },
+    expect: { outcome: "HTTP_ERROR", layer: "transport", status: 400, decision: "legacy-fallback" },
+  },
+  {
+    name: "a 2026-07-28 request answered 400 with -32022 renegotiates and does not fall back",
+    exchange: {
+      request: { headers: h2026, body: call2026 },
+      response: { status: 400, headers: JSON_CT, body: errBody("a1", -32022, "Unsupported protocol version", { supported: ["2026-07-28"], requested: "2026-07-28" }) },
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "renegotiate" },
+  },
+  {
+    name: "a 2025-11-25 request answered 400 with -32000 stays do-not-retry: there is no older handshake to fall back to",
+    exchange: {
+      request: { headers: { "MCP-Protocol-Version": "2025-11-25" }, body: call1 },
+      response: { status: 400, headers: JSON_CT, body: errBody(null, -32000, "Bad Request") },
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "do-not-retry" },
+  },
+  // Issue 29 (b): 2025-11-25 transports, "Sending Messages to the Server": the server's request on the stream waits
+  // for the client's POSTed answer, so the step after a cut is to answer it.
+  {
+    name: "a 2025-11-25 stream cut while the server's elicitation/create waits advises answering it",
+    exchange: sse(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "elicitation/create", params: { message: "Proceed?", requestedSchema: { type: "object", properties: {} } } })}\n\n`, call1, { "MCP-Protocol-Version": "2025-11-25" }),
+    expect: {
+      outcome: "STREAM_INCOMPLETE",
+      layer: "transport",
+      decision: "answer-server-request",
+      pendingRequests: [{ method: "elicitation/create", id: 0 }],
+      retrySpecRef: "2025-11-25 basic/transports#sending-messages-to-the-server",
+    },
+  },
+  {
+    name: "a 2025-11-25 stream with an event id cut while the server's sampling/createMessage waits advises answering before resuming",
+    exchange: sse(`id: e1\ndata: \n\nid: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: "s1", method: "sampling/createMessage", params: { messages: [], maxTokens: 10 } })}\n\n`, call1, { "MCP-Protocol-Version": "2025-11-25" }),
+    expect: { outcome: "STREAM_INCOMPLETE", decision: "answer-server-request" },
+  },
+  {
+    name: "a 2025-06-18 stream cut while the server's roots/list waits advises answering it",
+    exchange: sse(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "roots/list" })}\n\n`, call1, { "MCP-Protocol-Version": "2025-06-18" }),
+    expect: { outcome: "STREAM_INCOMPLETE", decision: "answer-server-request" },
+  },
+  {
+    name: "a 2026-07-28 stream cut after a server request stays a re-issue: 2026 servers MUST NOT send requests",
+    exchange: sse(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "elicitation/create", params: {} })}\n\n`, call2026, h2026),
+    expect: { outcome: "STREAM_INCOMPLETE", decision: "conditional", findingCodes: ["error:SSE_SERVER_REQUEST"] },
+  },
+  // Issue 29, non-compliance: 2025-11-25 server/tools "Error Handling": an unknown tool is -32602, a protocol error.
+  {
+    name: "an unknown tool answered -32601 is flagged and advised fix-input, not do-not-retry",
+    exchange: jsonBody(errBody(1, -32601, "MCP error -32601: Unknown tool: no_such_tool")),
+    expect: { outcome: "JSONRPC_ERROR", layer: "protocol", code: -32601, decision: "fix-input", findingCodes: ["warning:UNKNOWN_TOOL_AS_METHOD_NOT_FOUND"] },
+  },
+  {
+    name: "-32601 to a method other than tools/call stays do-not-retry without the unknown-tool finding",
+    exchange: jsonBody(errBody(1, -32601, "Method not found"), 200, { jsonrpc: "2.0", id: 1, method: "prompts/list" }),
+    expect: { outcome: "JSONRPC_ERROR", decision: "do-not-retry", absentFindingCodes: ["UNKNOWN_TOOL_AS_METHOD_NOT_FOUND"] },
+  },
+  {
+    name: "an unknown tool sent as an isError result is flagged as breaking the unknown-tool rule",
+    exchange: jsonCall({ content: [{ type: "text", text: "MCP error -32602: Tool no_such_tool not found" }], isError: true }),
+    expect: { outcome: "TOOL_ERROR", layer: "application", decision: "tool-semantics", findingCodes: ["warning:UNKNOWN_TOOL_AS_TOOL_ERROR"] },
+  },
+  {
+    name: "an ordinary tool error carries no unknown-tool finding",
+    exchange: jsonCall({ content: [{ type: "text", text: "Payment declined" }], isError: true }),
+    expect: { outcome: "TOOL_ERROR", absentFindingCodes: ["UNKNOWN_TOOL_AS_TOOL_ERROR"] },
+  },
+  // Issue 29, the request's HTTP method: 2025-11-25 transports, "Listening for Messages from the Server" and
+  // "Session Management".
+  {
+    name: "a GET standby stream carrying a notification is open, not incomplete",
+    exchange: {
+      request: { method: "GET", headers: { "Mcp-Session-Id": "s1", "MCP-Protocol-Version": "2025-11-25" } },
+      response: { status: 200, headers: SSE_CT, body: `data: ${log}\n\n` },
+    },
+    expect: { outcome: "STREAM_OPEN", layer: "transport", decision: "none", absentFindingCodes: ["STREAM_ENDED_WITHOUT_RESPONSE", "EXPECTED_ID_UNKNOWN"] },
+  },
+  {
+    name: "an empty GET standby stream is open, not incomplete",
+    exchange: { request: { method: "get" }, response: { status: 200, headers: SSE_CT, body: "" } },
+    expect: { outcome: "STREAM_OPEN", decision: "none", details: { method: "GET" } },
+  },
+  {
+    name: "a GET answered 204 is flagged and read as 405: do not reopen the stream",
+    exchange: { request: { method: "GET", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 204, body: "" } },
+    expect: { outcome: "INVALID_ENVELOPE", decision: "do-not-retry", findingCodes: ["warning:GET_WITHOUT_STREAM"] },
+  },
+  {
+    name: "a GET resuming with Last-Event-ID whose stream holds the response is judged as that response",
+    exchange: { request: { method: "GET", headers: { "Last-Event-ID": "e1" } }, response: { status: 200, headers: SSE_CT, body: `id: e2\ndata: ${ok1}\n\n` }, expectedId: 1 },
+    expect: { outcome: "TOOL_SUCCESS", decision: "none" },
+  },
+  {
+    name: "a GET stream carrying a response without resuming is flagged",
+    exchange: { request: { method: "GET" }, response: { status: 200, headers: SSE_CT, body: `data: ${ok1}\n\n` } },
+    expect: { outcome: "STREAM_OPEN", findingCodes: ["error:GET_STREAM_RESPONSE"] },
+  },
+  {
+    name: "a DELETE answered 200 ends the session",
+    exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 200, body: "" } },
+    expect: { outcome: "SESSION_ENDED", layer: "transport", decision: "none", findingCodes: [] },
+  },
+  {
+    name: "a DELETE answered 202 ends the session",
+    exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 202, body: "" } },
+    expect: { outcome: "SESSION_ENDED", decision: "none" },
+  },
+  {
+    name: "a DELETE answered 204 ends the session",
+    exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 204, body: "" } },
+    expect: { outcome: "SESSION_ENDED", decision: "none" },
+  },
+  {
+    name: "a DELETE answered 405 is an HTTP error: the server does not let clients end sessions",
+    exchange: { request: { method: "DELETE", headers: { "Mcp-Session-Id": "s1" } }, response: { status: 405, body: "" } },
+    expect: { outcome: "HTTP_ERROR", decision: "do-not-retry" },
+  },
+  // Issue 29, the raw path carries the request.
+  {
+    name: "raw: a 202 to a POST that carried the client's JSON-RPC response is accepted when the request is given",
+    via: {
+      kind: "http",
+      text: "HTTP/1.1 202 Accepted\r\nMcp-Session-Id: s1\r\n\r\n",
+      request: `POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nMcp-Session-Id: s1\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n${JSON.stringify({ jsonrpc: "2.0", id: 0, result: { action: "accept" } })}`,
+    },
+    expect: { outcome: "NOTIFICATION_ACCEPTED", layer: "transport", decision: "none", findingCodes: ["info:CLIENT_RESPONSE_ACCEPTED"] },
+  },
+  {
+    name: "raw: a 404 with the session id given advises re-initialize",
+    via: { kind: "http", text: "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\nSession not found", params: { sessionId: "s-gone" } },
+    expect: { outcome: "HTTP_ERROR", status: 404, decision: "reinitialize" },
+  },
+  {
+    name: "raw: an empty GET stream with the HTTP method given is open, not incomplete",
+    via: { kind: "http", text: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", params: { httpMethod: "GET" } },
+    expect: { outcome: "STREAM_OPEN", decision: "none" },
+  },
+  {
+    name: "raw: a 200 DELETE with the HTTP method given ends the session",
+    via: { kind: "http", text: "HTTP/1.1 200 OK\r\n\r\n", params: { httpMethod: "DELETE", sessionId: "s1" } },
+    expect: { outcome: "SESSION_ENDED", decision: "none" },
+  },
+  {
+    name: "raw: a request followed by its response in one text is read as both",
+    via: {
+      kind: "http",
+      text: `POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nContent-Length: ${JSON.stringify(call2026).length}\r\n\r\n${JSON.stringify(call2026)}HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n\r\n${errBody(null, -32000, "Bad Request: Server not initialized")}`,
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "legacy-fallback", details: { expectedId: "a1", protocolVersion: "2026-07-28" } },
+  },
+  {
+    name: "raw: curl -v output gives the request's headers beside the response",
+    via: {
+      kind: "http",
+      text: [
+        "*   Trying 127.0.0.1:8787...",
+        "> POST /mcp HTTP/1.1",
+        "> Host: 127.0.0.1:8787",
+        "> MCP-Protocol-Version: 2026-07-28",
+        "> Content-Type: application/json",
+        ">",
+        "< HTTP/1.1 400 Bad Request",
+        "< Content-Type: text/plain",
+        "<",
+        "Bad Request",
+        "* Connection #0 to host 127.0.0.1 left intact",
+      ].join("\r\n"),
+    },
+    expect: { outcome: "HTTP_ERROR", status: 400, decision: "legacy-fallback" },
+  },
+  // Issue 29, more non-compliance, each flagged with the rule and what to do anyway.
+  {
+    name: "an unknown session answered 400 naming the session is flagged and advised re-initialize (2025-11-25 session management: 404)",
+    exchange: {
+      request: { headers: { "Mcp-Session-Id": "gone", "MCP-Protocol-Version": "2025-11-25" }, body: call1 },
+      response: { status: 400, headers: JSON_CT, body: errBody(null, -32000, "Bad Request: No valid session ID provided") },
+    },
+    expect: { outcome: "HTTP_ERROR", status: 400, decision: "reinitialize", findingCodes: ["warning:UNKNOWN_SESSION_AS_400"] },
+  },
+  {
+    name: "a 400 to a request with a session id whose body is not about the session stays do-not-retry",
+    exchange: {
+      request: { headers: { "Mcp-Session-Id": "s1", "MCP-Protocol-Version": "2025-11-25" }, body: call1 },
+      response: { status: 400, headers: JSON_CT, body: errBody(null, -32000, "Bad Request: body too deep") },
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "do-not-retry", absentFindingCodes: ["UNKNOWN_SESSION_AS_400"] },
+  },
+  {
+    name: "a 2026-07-28 server without server/discover (404 and -32601) is flagged",
+    exchange: {
+      request: { headers: { "MCP-Protocol-Version": "2026-07-28" }, body: { jsonrpc: "2.0", id: "d1", method: "server/discover", params: { _meta: META_2026 } } },
+      response: { status: 404, headers: JSON_CT, body: errBody("d1", -32601, "Method not found") },
+    },
+    expect: { outcome: "HTTP_ERROR", decision: "do-not-retry", findingCodes: ["warning:DISCOVER_NOT_IMPLEMENTED"] },
+  },
+  {
+    name: "a 2026-07-28 server answering server/discover with -32601 at 200 is flagged too",
+    exchange: {
+      request: { headers: { "MCP-Protocol-Version": "2026-07-28" }, body: { jsonrpc: "2.0", id: "d1", method: "server/discover", params: { _meta: META_2026 } } },
+      response: { status: 200, headers: JSON_CT, body: errBody("d1", -32601, "Method not found") },
+    },
+    expect: { outcome: "JSONRPC_ERROR", findingCodes: ["warning:DISCOVER_NOT_IMPLEMENTED"] },
+  },
+  {
+    name: "a request with Accept: text/html that the server served anyway is flagged",
+    exchange: { request: { headers: { Accept: "text/html" }, body: call1 }, response: { status: 200, headers: JSON_CT, body: ok1 } },
+    expect: { outcome: "TOOL_SUCCESS", findingCodes: ["warning:ACCEPT_NOT_HONOURED"] },
+  },
+  {
+    name: "a request whose Accept lists both JSON and SSE carries no Accept finding",
+    exchange: { request: { headers: { Accept: "application/json, text/event-stream" }, body: call1 }, response: { status: 200, headers: JSON_CT, body: ok1 } },
+    expect: { outcome: "TOOL_SUCCESS", findingCodes: [] },
+  },
+  {
+    name: "a 2026-07-28 result without resultType is flagged even without the request, from its 2026-only _meta",
+    exchange: { response: { status: 200, headers: JSON_CT, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [], _meta: { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } } } }) } },
+    expect: { outcome: "TOOL_SUCCESS", findingCodes: ["warning:RESULT_TYPE_MISSING"], details: { protocolVersion: "2026-07-28", protocolVersionSource: "detected" } },
   },
 ];
 

@@ -76,8 +76,8 @@ for (const rule of rules) {
   });
 }
 
-test("every verdict names the edition of the rules that produced it, edition 2 being the seed's verdicts", () => {
-  assert.equal(CLASSIFIER_VERSION, 2);
+test("every verdict names the edition of the rules that produced it, edition 3 since the legacy fallback and the pending server request", () => {
+  assert.equal(CLASSIFIER_VERSION, 3);
   for (const rule of rules) assert.equal(classify(rule.exchange as never).classifierVersion, CLASSIFIER_VERSION, rule.name);
   const refused = classify({ response: { status: "200" } } as never);
   assert.equal(refused.classifierVersion, CLASSIFIER_VERSION, "a refused exchange carries the edition too");

@@ -88,6 +88,9 @@ test("every outcome maps to the layer the issue pins", () => {
     TOOL_SUCCESS: "application",
     TOOL_ERROR: "application",
     INVALID_TOOL_RESULT: "protocol",
+    // Issue 29: a GET stream and a DELETE are judged at the transport, where they live.
+    STREAM_OPEN: "transport",
+    SESSION_ENDED: "transport",
   };
   assert.deepEqual(Object.keys(OUTCOME_LAYER).sort(), [...OutcomeSchema.options].sort());
   assert.deepEqual(OUTCOME_LAYER, pinned);

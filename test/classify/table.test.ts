@@ -9,7 +9,7 @@ import type { Case, Expect } from "./cases.ts";
 function exchangeOf(c: Case): Exchange {
   if (!c.via) return c.exchange as Exchange;
   if (c.via.kind === "http") {
-    const parsed = exchangeFromRawHttp(c.via.text, c.via.params ?? {});
+    const parsed = exchangeFromRawHttp(c.via.text, c.via.params ?? {}, undefined, c.via.request);
     assert.ok(parsed.ok, `message/http must parse: ${parsed.ok ? "" : parsed.error.message}`);
     return parsed.value;
   }
@@ -49,6 +49,8 @@ function check(verdict: Verdict, expect: Expect): void {
   for (const code of expect.absentFindingCodes ?? []) assert.ok(!findingPresent(verdict, code), `finding ${code} must be absent; got ${codes}`);
   if (expect.inputKeys !== undefined) assert.deepEqual(verdict.retry.inputKeys, expect.inputKeys, "inputKeys");
   if (expect.supportedVersions !== undefined) assert.deepEqual(verdict.retry.supportedVersions, expect.supportedVersions, "supportedVersions");
+  if (expect.pendingRequests !== undefined) assert.deepEqual(verdict.retry.pendingRequests, expect.pendingRequests, "pendingRequests");
+  if (expect.retrySpecRef !== undefined) assert.equal(verdict.retry.specRef, expect.retrySpecRef, "retry.specRef");
   for (const [key, value] of Object.entries(expect.details ?? {})) assert.deepEqual(verdict[key], value, `detail ${key}`);
 }
 

@@ -89,6 +89,42 @@ test("passes --expected-id, --method and --protocol-version to a raw response", 
   assert.equal(verdict.protocolVersion, "2025-11-25");
 });
 
+const real = (name: string) => fixture(`real/raw/${name}`);
+
+test("--request gives the raw request beside the response: a 400 to a 2026-07-28 request of the SDK v1 server falls back to initialize", () => {
+  const base = "sdk-v1-stateful-sse.legacy-modern-request";
+  const { code, stdout } = run(["classify", "--json", "--request", real(`${base}.request.http`), real(`${base}.response.http`)]);
+  assert.equal(code, 1);
+  const verdict = JSON.parse(stdout);
+  assert.equal(verdict.retry.decision, "legacy-fallback");
+  assert.equal(verdict.protocolVersionSource, "header");
+  assert.equal(verdict.expectedId, 10);
+});
+
+test("--http-method GET judges a captured standby stream as open and exits 0", () => {
+  const { code, stdout } = run(["classify", "--http-method", "GET", real("sdk-v1-stateful-sse.legacy-get-stream.response.http")]);
+  assert.equal(code, 0, stdout);
+  assert.match(stdout, /^STREAM_OPEN {2}layer=transport {2}status=200/);
+});
+
+test("--session-id turns a 404 into re-initialize advice", () => {
+  const { code, stdout } = run(["classify", "--json", "--session-id", "abc", real("fastmcp.legacy-after-delete.response.http")]);
+  assert.equal(code, 1);
+  assert.equal(JSON.parse(stdout).retry.decision, "reinitialize");
+});
+
+test("--request, --http-method and --session-id with JSON input are a usage error", () => {
+  const { code, stderr } = run(["classify", "--session-id", "abc", fixture("exchanges.json")]);
+  assert.equal(code, 2);
+  assert.match(stderr, /--session-id applies only to a raw HTTP response/);
+});
+
+test("a --request file that is not an HTTP request is an input error naming --request", () => {
+  const { code, stderr } = run(["classify", "--request", fixture("503.http"), fixture("503.http")]);
+  assert.equal(code, 2);
+  assert.match(stderr, /--request: Expected a request line/);
+});
+
 test("exits 1 when any exchange of an array fails, labelling each summary with its index", () => {
   const { code, stdout } = run(["classify", fixture("exchanges.json")]);
   assert.equal(code, 1);

@@ -84,6 +84,29 @@ test("takes expectedId, method and protocolVersion for message/http from the que
   assert.equal(verdict.protocolVersionSource, "input");
 });
 
+test("takes httpMethod and sessionId for message/http from the query", async () => {
+  const stream = await json(await postHttp(fixture("real/raw/sdk-v1-stateful-sse.legacy-get-stream.response.http"), "?httpMethod=GET"), 200);
+  assert.equal(stream.outcome, "STREAM_OPEN");
+  const gone = await json(await postHttp(fixture("real/raw/fastmcp.legacy-after-delete.response.http"), "?sessionId=abc"), 200);
+  assert.equal(gone.retry.decision, "reinitialize");
+});
+
+test("classifies a message/http body holding the request and then its response", async () => {
+  const base = "real/raw/sdk-v1-stateful-sse.legacy-elicitation-cut";
+  const request = fixture(`${base}.request.http`);
+  const length = new TextEncoder().encode(request.slice(request.indexOf("\r\n\r\n") + 4)).length;
+  const withLength = request.replace("\r\n\r\n", `\r\ncontent-length: ${length}\r\n\r\n`);
+  const verdict = await json(await postHttp(`${withLength}${fixture(`${base}.response.http`)}`), 200);
+  assert.equal(verdict.outcome, "STREAM_INCOMPLETE");
+  assert.equal(verdict.retry.decision, "answer-server-request");
+  assert.deepEqual(verdict.retry.pendingRequests, [{ method: "elicitation/create", id: 0 }]);
+});
+
+test("answers 400 naming query.sessionId for a session id that is not visible ASCII", async () => {
+  const body = await json(await postHttp(fixture("503.http"), "?sessionId=a%20b"), 400);
+  assert.equal(body.error.issues[0].path, "query.sessionId");
+});
+
 test("classifies the final response after a 100 Continue in a message/http capture", async () => {
   const verdict = await json(await postHttp(fixture("sse-after-100-continue.http"), "?expectedId=1"), 200);
   assert.equal(verdict.outcome, "TOOL_SUCCESS");
