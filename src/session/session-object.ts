@@ -27,6 +27,7 @@ import type { Recording } from "../recording/exchange.ts";
 import { recordHandled } from "../recording/recorder.ts";
 import { answerSource } from "./answer-source.ts";
 import { RecordingStore } from "../recording/store.ts";
+import { TASKS_SCHEMA } from "./task-store.ts";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS config (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -70,7 +71,7 @@ export class SessionObject extends DurableObject<Env> {
 
   private openStorage(): JournalStore {
     migrateStorage(this.ctx.storage);
-    this.sql.exec(SCHEMA);
+    this.sql.exec(SCHEMA + TASKS_SCHEMA);
     this.erased = false;
     this.recording = new RecordingStore(this.sql);
     this.journal = this.openJournal();
@@ -195,6 +196,7 @@ export class SessionObject extends DurableObject<Env> {
       this.live.clearCounters();
       this.sql.exec("DELETE FROM mcp_sessions");
       this.sql.exec("DELETE FROM resumable");
+      this.sql.exec("DELETE FROM tasks");
       this.recording.rewind();
       this.markEpoch();
     });
