@@ -17,7 +17,7 @@ void server;
 
 let nextId = 1;
 async function rpc(method: string, params: Record<string, unknown>, capabilities: Record<string, unknown> = EXT, headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
-  const taskHeaders = method.startsWith("tasks/") && typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {};
+  const taskHeaders: Record<string, string> = method.startsWith("tasks/") && typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {};
   const res = await postModern(mcp, nextId++, method, params, { capabilities, headers: { ...taskHeaders, ...headers } });
   return { status: res.status, body: (await res.json()) as Json };
 }
