@@ -42,7 +42,8 @@ export function advance(row: TaskRow, behaviour: TaskBehaviour | undefined, now:
   if (!behaviour) return { ...row, status: "failed", error: { code: -32603, message: `Internal error: tool ${row.tool} is gone` }, updatedAt: now };
   const outcome = behaviour.finish(row.args, row.answers, row.carried);
   if ("error" in outcome) return { ...row, status: "failed", statusMessage: outcome.error.message, error: outcome.error, updatedAt: now };
-  return { ...row, status: "completed", result: { ...outcome.result }, updatedAt: now };
+  const { statusMessage: _stale, ...rest } = row; // "resuming" no longer describes a finished task
+  return { ...rest, status: "completed", result: { ...outcome.result }, updatedAt: now };
 }
 
 /** tasks/update: keeps the answers to outstanding keys (others are ignored, SEP-2663), resumes once none is left. */
