@@ -2,6 +2,7 @@
 # Release gates run against a live server (npm start = wrangler dev on 127.0.0.1):
 #   1. official conformance suite 0.1.16 (2025-11-25 wire, all active scenarios) on a `conformance` session
 #   2. official conformance suite 0.2.0-alpha.12 --requirements 2026-07-28
+#   2b. its 9 tasks-extension scenarios (SEP-2663), each forced at 2026-07-28: --requirements runs them unscored
 #   3. MCP Inspector CLI, legacy and auto eras: tools/list, tools/call echo, and an injected tool error (exit 5)
 #   4. the suite's CLIENT mode against the recording client, with the classifier's verdicts checked
 # Every gate runs; the script fails at the end if any failed. Output goes to test-results/conformance/.
@@ -66,6 +67,24 @@ suite_next() {
   return "${PIPESTATUS[0]}"
 }
 
+# The tasks extension (SEP-2663) is on no spec timeline, so --requirements runs its scenarios but never scores them.
+# Each one runs alone here, forced at 2026-07-28, with no baseline: a failed or missing check fails the gate.
+TASK_SCENARIOS=(tasks-capability-negotiation tasks-lifecycle tasks-dispatch-and-envelope tasks-wire-fields tasks-request-headers
+  tasks-mrtr-input tasks-mrtr-composition tasks-request-state-removal tasks-required-task-error)
+suite_tasks() {
+  local url scenario rc=0 out="$OUT/server-0.2.0-alpha.12-tasks.txt"
+  : >"$out"
+  for scenario in "${TASK_SCENARIOS[@]}"; do
+    url=$(session conformance) || return 1
+    node "$NEXT" server --url "$url" --scenario "$scenario" --spec-version 2026-07-28 --force >"$SCRATCH/$scenario.txt" 2>&1 || rc=1
+    cat "$SCRATCH/$scenario.txt" >>"$out"
+    # A pass needs at least one passed check, none failed and no warning.
+    if grep -qE '^Passed: [1-9][0-9]*/[0-9]+, 0 failed, 0 warnings' "$SCRATCH/$scenario.txt"; then echo "   ✓ $scenario: $(grep -E '^Passed:' "$SCRATCH/$scenario.txt")"
+    else echo "   ✗ $scenario: $(grep -E '^Passed:' "$SCRATCH/$scenario.txt" || echo 'no result')"; rc=1; fi
+  done
+  return "$rc"
+}
+
 # ---- MCP Inspector CLI ----
 # Installed in its own prefix, not as a project dependency: it pulls in vite, whose Windows-only optional
 # dependency is missing from the registry, and that would leave package-lock.json unusable for `npm ci`.
@@ -119,6 +138,7 @@ client_scenarios() {
 : >"$OUT/inspector.txt"
 gate "conformance 0.1.16 server (2025-11-25)" suite_stable
 gate "conformance 0.2.0-alpha.12 server --requirements 2026-07-28" suite_next
+gate "conformance 0.2.0-alpha.12 tasks extension (9 scenarios at 2026-07-28)" suite_tasks
 gate "inspector --protocol-era legacy" inspector_era legacy
 gate "inspector --protocol-era auto" inspector_era auto
 gate "conformance client scenarios vs the classifier" client_scenarios

@@ -6,6 +6,7 @@ import { INTERACTION_TOOLS } from "./interaction-tools.ts";
 import { MRTR_TOOLS } from "./mrtr-tools.ts";
 import { PROMPT_HANDLERS } from "./prompts.ts";
 import { RESOURCE_HANDLERS } from "./resources.ts";
+import { TASK_TOOLS } from "./task-tools.ts";
 
 /** A correct server exposing the fixtures the official conformance suites expect; it injects no faults. */
 export default defineScenario({
@@ -16,7 +17,7 @@ export default defineScenario({
   layer: "application",
   params: z.object({}),
   example: {},
-  tools: () => [...CONTENT_TOOLS, ...INTERACTION_TOOLS, ...MRTR_TOOLS, ...DIAGNOSTIC_TOOLS],
+  tools: () => [...CONTENT_TOOLS, ...INTERACTION_TOOLS, ...MRTR_TOOLS, ...DIAGNOSTIC_TOOLS, ...TASK_TOOLS],
   handlers: () => ({ ...RESOURCE_HANDLERS, ...PROMPT_HANDLERS }),
   // 2025-11-25 SSE polling (SEP-1699): the server MAY close the connection after a priming event id and retry;
   // the client resumes with GET and Last-Event-ID. Only test_reconnection does so, and only on the 2025 wire.

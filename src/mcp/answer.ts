@@ -123,5 +123,7 @@ function dispatchContext(
     setLogLevel: (level) => {
       if (mcpSessionId) session.setLogLevel(mcpSessionId, level);
     },
+    ...(session.tasks ? { taskStore: session.tasks } : {}),
+    now: () => session.now(),
   };
 }

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { ErrorCode, RpcError } from "../wire/jsonrpc.ts";
 import { LOG_LEVELS, type LogLevel, type ToolContext, type ToolDefinition, type ToolResult } from "./tool.ts";
 import { META, SERVER_INFO, SERVER_INSTRUCTIONS, SUPPORTED_VERSIONS } from "../wire/versions.ts";
+import { taskCall, TASK_HANDLERS } from "./tasks/handlers.ts";
+import type { TaskStore } from "./tasks/store.ts";
+import { isTaskTool, TASKS_EXTENSION } from "./tasks/tool.ts";
 
 export type Handler = (params: Record<string, unknown>, ctx: DispatchContext) => Promise<Record<string, unknown>>;
 
@@ -11,6 +14,9 @@ export interface DispatchContext extends ToolContext {
   openMcpSession(): void;
   /** Legacy logging/setLevel: the level for later notifications/message on this MCP session. */
   setLogLevel(level: LogLevel): void;
+  /** The session's tasks (SEP-2663), kept by its Durable Object; absent where nothing keeps them. */
+  taskStore?: TaskStore;
+  now(): number;
 }
 
 /** Thrown by a stateless elicit() when the answer is not in the request yet. */
@@ -70,7 +76,7 @@ export function inputSchemaOf(tools: readonly ToolDefinition[], name: string): R
   return tool ? (toolDescriptor(tool).inputSchema as Record<string, unknown>) : undefined;
 }
 
-async function callTool(params: Record<string, unknown>, ctx: DispatchContext): Promise<ToolResult> {
+async function callTool(params: Record<string, unknown>, ctx: DispatchContext): Promise<ToolResult | Record<string, unknown>> {
   const name = params.name;
   if (typeof name !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: params.name must be a string");
   const tool = ctx.tools.find((t) => t.name === name);
@@ -81,6 +87,8 @@ async function callTool(params: Record<string, unknown>, ctx: DispatchContext): 
     // 2025-11-25 and later: input validation failures are tool execution errors.
     return { content: [{ type: "text", text: `Input validation error: ${detail}` }], isError: true };
   }
+  // 2026-07-28 only: the tasks extension is not defined for 2025-11-25 (SEP-2663 Backward Compatibility).
+  if (ctx.era === "modern" && isTaskTool(tool)) return taskCall(tool, args.data as Record<string, unknown>, ctx);
   return tool.run(args.data as Record<string, unknown>, ctx);
 }
 
@@ -130,12 +138,13 @@ const LEGACY_ONLY: Record<string, Handler> = {
 const MODERN_ONLY: Record<string, Handler> = {
   "server/discover": async () => ({
     supportedVersions: [...SUPPORTED_VERSIONS],
-    capabilities: SERVER_CAPABILITIES,
+    capabilities: { ...SERVER_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: SERVER_INSTRUCTIONS,
     ttlMs: 0,
     cacheScope: "public",
     _meta: { [META.serverInfo]: SERVER_INFO },
   }),
+  ...TASK_HANDLERS,
 };
 
 /** Finds the handler for a method in an era; scenario handlers come first. */

@@ -16,7 +16,8 @@ export function readModernMeta(params: Record<string, unknown>): ModernMeta {
   return ModernMetaSchema.safeParse(params._meta);
 }
 
-const NAME_HEADER_METHODS = new Set(["tools/call", "resources/read", "prompts/get"]);
+// SEP-2663 Routing Headers: tasks/get, tasks/update and tasks/cancel carry Mcp-Name: <params.taskId>.
+const NAME_HEADER_METHODS = new Set(["tools/call", "resources/read", "prompts/get", "tasks/get", "tasks/update", "tasks/cancel"]);
 
 /** Decodes `=?base64?...?=` header values (2026-07-28 streamable-http "Value Encoding"). */
 export function decodeHeaderValue(value: string): string | undefined {
@@ -67,7 +68,7 @@ export function validateModern(
   if (headerMethod !== method) throw mismatch(`Mcp-Method header value '${headerMethod}' does not match body value '${method}'`);
 
   if (NAME_HEADER_METHODS.has(method)) {
-    const bodyName = String((method === "resources/read" ? params?.uri : params?.name) ?? "");
+    const bodyName = String((method === "resources/read" ? params?.uri : method.startsWith("tasks/") ? params?.taskId : params?.name) ?? "");
     const raw = headers["mcp-name"];
     if (raw === undefined) throw mismatch("Mcp-Name header is missing");
     const decoded = decodeHeaderValue(raw);

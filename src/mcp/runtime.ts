@@ -2,6 +2,7 @@ import type { BearerFacts } from "./bearer-facts.ts";
 import type { Scenario } from "./scenario.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
 import type { LogLevel } from "./tool.ts";
+import type { TaskStore } from "./tasks/store.ts";
 
 export interface McpSessionRow {
   id: string;
@@ -52,4 +53,6 @@ export interface SessionRuntime {
   publish(change: ListChange): void;
   waitUntil(promise: Promise<unknown>): void;
   now(): number;
+  /** The session's tasks (SEP-2663), in its SQLite (src/session/task-store.ts). */
+  readonly tasks?: TaskStore;
 }

@@ -1,6 +1,7 @@
 import { JOURNAL_TABLES } from "../journal/store.ts";
 import { OAUTH_TABLES } from "../oauth/tables.ts";
 import { RECORDING_TABLES } from "../recording/tables.ts";
+import { TASKS_SCHEMA } from "./task-store.ts";
 import { addColumn, type StorageLayout } from "./storage-format.ts";
 
 /**
@@ -50,6 +51,10 @@ export const SESSION_LAYOUT: StorageLayout = {
     {
       name: "OAuth clients remember when they last got a token (NULL: never), so registrations evict unused clients first",
       up: (sql) => addColumn(sql, "oauth_clients", "used_at", "INTEGER"),
+    },
+    {
+      name: "tasks of the io.modelcontextprotocol/tasks extension (src/session/task-store.ts)",
+      up: (sql) => void sql.exec(TASKS_SCHEMA),
     },
   ],
 };

@@ -2,6 +2,7 @@ import type { ListChange, McpSessionRow, RequestCounts, SessionRuntime } from ".
 import { importKey } from "../mcp/request-state.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
 import type { LogLevel } from "../mcp/tool.ts";
+import { SqlTaskStore } from "./task-store.ts";
 
 type SqlValue = ArrayBuffer | string | number | null;
 
@@ -60,7 +61,10 @@ export class LiveSession implements SessionRuntime {
     this.ctx = ctx;
     this.sql = ctx.storage.sql;
     this.flushSoon = flushSoon;
+    this.tasks = new SqlTaskStore(this.sql, () => this.now());
   }
+
+  readonly tasks: SqlTaskStore;
 
   /** Counts the request under every key that applies; returns the counts that include it. */
   countRequest(facts: { method?: string; tool?: string; mcpSessionId?: string }): RequestCounts {

@@ -132,6 +132,7 @@ export class SessionObject extends DurableObject<Env> {
       this.live.clearCounters();
       this.ctx.storage.sql.exec("DELETE FROM mcp_sessions");
       this.ctx.storage.sql.exec("DELETE FROM resumable");
+      this.ctx.storage.sql.exec("DELETE FROM tasks");
       recording.rewind();
       journal.markEpoch();
     });

@@ -1,0 +1,88 @@
+import { TERMINAL, type TaskRow } from "./store.ts";
+import type { TaskBehaviour, TaskPlan } from "./tool.ts";
+
+/** Tasks live at most this long (ttlMs) and are polled no faster than this, unless a scenario says otherwise. */
+export const DEFAULT_TTL_MS = 10 * 60_000;
+export const DEFAULT_POLL_INTERVAL_MS = 500;
+
+export function newTask(tool: string, args: Record<string, unknown>, plan: TaskPlan, now: number): TaskRow {
+  return {
+    id: crypto.randomUUID(), // SEP-2663 security: task ids are bearer handles, so they must be unguessable
+    tool,
+    args,
+    status: "working",
+    createdAt: now,
+    updatedAt: now,
+    ttlMs: DEFAULT_TTL_MS,
+    pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+    dueAt: now + plan.workMs,
+    asks: plan.asks ?? {},
+    answers: {},
+    ...(plan.carried === undefined ? {} : { carried: plan.carried }),
+  };
+}
+
+export function expired(row: TaskRow, now: number): boolean {
+  return now >= row.createdAt + row.ttlMs;
+}
+
+/** The keys still waiting for an answer. */
+export function outstanding(row: TaskRow): string[] {
+  return Object.keys(row.asks).filter((key) => !(key in row.answers));
+}
+
+/**
+ * The task as it stands at `now`. The work is a deadline, not a running promise, so the state is the same whether
+ * or not the server restarted in between: working until dueAt, then input_required while a key is unanswered, then
+ * the outcome that `finish` gives.
+ */
+export function advance(row: TaskRow, behaviour: TaskBehaviour | undefined, now: number): TaskRow {
+  if (TERMINAL.has(row.status) || row.status === "input_required" || now < row.dueAt) return row;
+  if (outstanding(row).length > 0) return { ...row, status: "input_required", statusMessage: "Waiting for input: see inputRequests", updatedAt: now };
+  if (!behaviour) return { ...row, status: "failed", error: { code: -32603, message: `Internal error: tool ${row.tool} is gone` }, updatedAt: now };
+  const outcome = behaviour.finish(row.args, row.answers, row.carried);
+  if ("error" in outcome) return { ...row, status: "failed", statusMessage: outcome.error.message, error: outcome.error, updatedAt: now };
+  const { statusMessage: _stale, ...rest } = row; // "resuming" no longer describes a finished task
+  return { ...rest, status: "completed", result: { ...outcome.result }, updatedAt: now };
+}
+
+/** tasks/update: keeps the answers to outstanding keys (others are ignored, SEP-2663), resumes once none is left. */
+export function answer(row: TaskRow, responses: Record<string, unknown>, now: number): TaskRow {
+  if (row.status !== "input_required") return row;
+  const waiting = new Set(outstanding(row));
+  const taken = Object.entries(responses).filter(([key]) => waiting.has(key));
+  if (taken.length === 0) return row;
+  const next = { ...row, answers: { ...row.answers, ...Object.fromEntries(taken) }, updatedAt: now };
+  return outstanding(next).length === 0 ? { ...next, status: "working", statusMessage: "Input received; resuming", dueAt: now } : next;
+}
+
+export function cancel(row: TaskRow, now: number): TaskRow {
+  return TERMINAL.has(row.status) ? row : { ...row, status: "cancelled", statusMessage: "Cancelled by tasks/cancel", updatedAt: now };
+}
+
+/** The Task fields every shape carries (SEP-2663 `Task`). */
+function taskFields(row: TaskRow): Record<string, unknown> {
+  return {
+    taskId: row.id,
+    status: row.status,
+    ...(row.statusMessage ? { statusMessage: row.statusMessage } : {}),
+    createdAt: new Date(row.createdAt).toISOString(),
+    lastUpdatedAt: new Date(row.updatedAt).toISOString(),
+    ttlMs: row.ttlMs,
+    pollIntervalMs: row.pollIntervalMs,
+  };
+}
+
+/** CreateTaskResult: flat Result & Task with resultType "task"; never result, error or inputRequests. */
+export function createTaskResult(row: TaskRow): Record<string, unknown> {
+  return { resultType: "task", ...taskFields(row) };
+}
+
+/** tasks/get: the DetailedTask for the status, with resultType "complete" (added by the result shaper). */
+export function detailedTask(row: TaskRow): Record<string, unknown> {
+  const fields = taskFields(row);
+  if (row.status === "input_required") return { ...fields, inputRequests: Object.fromEntries(outstanding(row).map((key) => [key, row.asks[key]])) };
+  if (row.status === "completed") return { ...fields, result: row.result ?? {} };
+  if (row.status === "failed") return { ...fields, error: row.error ?? { code: -32603, message: "Internal error" } };
+  return fields;
+}

@@ -1,0 +1,40 @@
+import type { ToolContext, ToolDefinition, ToolResult } from "../tool.ts";
+
+/** A server-to-client request a task waits on (the shape of src/mcp/inputs.ts InputRequest, which imports dispatch). */
+export type InputRequest = { method: string; params: Record<string, unknown> };
+
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** What a task-supporting tool plans when it starts: how long it works, what it asks then, what it carried in. */
+export interface TaskPlan {
+  workMs: number;
+  asks?: Record<string, InputRequest>;
+  carried?: unknown;
+}
+
+/** How a task ends: the tool's result (isError included), or a JSON-RPC error (status failed). */
+export type TaskOutcome = { result: ToolResult } | { error: { code: number; message: string; data?: unknown } };
+
+export interface TaskBehaviour {
+  /** "required": a client without the extension gets -32021; "optional": it gets the result inline. */
+  support: "optional" | "required";
+  /** Runs when the call arrives; may ask through ctx.elicit (the MRTR phase, before the task exists). */
+  start(args: Record<string, unknown>, ctx: ToolContext): Promise<TaskPlan>;
+  /** Works out the outcome from the arguments and the answers; pure, so it gives the same after a restart. */
+  finish(args: Record<string, unknown>, answers: Record<string, unknown>, carried: unknown): TaskOutcome;
+}
+
+/** A tool that may answer tools/call with a task (SEP-2663). */
+export interface TaskToolDefinition extends ToolDefinition {
+  task: TaskBehaviour;
+}
+
+export function isTaskTool(tool: ToolDefinition | undefined): tool is TaskToolDefinition {
+  return Boolean(tool && "task" in tool && (tool as TaskToolDefinition).task);
+}
+
+/** SEP-2663: the client declares the extension in the request's own capabilities; nothing earlier counts. */
+export function declaresTasks(clientCapabilities: Record<string, unknown>): boolean {
+  const extensions = clientCapabilities.extensions;
+  return Boolean(extensions && typeof extensions === "object" && (extensions as Record<string, unknown>)[TASKS_EXTENSION]);
+}

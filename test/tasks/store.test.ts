@@ -1,0 +1,123 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sqlOn } from "../helpers/node-sql.ts";
+import { MAX_TASKS, SqlTaskStore, TASKS_SCHEMA } from "../../src/session/task-store.ts";
+import { newTask } from "../../src/mcp/tasks/lifecycle.ts";
+import { TASK_HANDLERS as HANDLERS, type TaskContext } from "../../src/mcp/tasks/handlers.ts";
+import { RpcError } from "../../src/wire/jsonrpc.ts";
+import { TASK_TOOLS } from "../../scenarios/conformance/task-tools.ts";
+
+const TASK_HANDLERS = HANDLERS as Required<Pick<typeof HANDLERS, "tasks/get" | "tasks/update" | "tasks/cancel">>;
+
+// The task store on node:sqlite (the Durable Object's SQL stood in for) and the tasks methods with a clock the test sets.
+
+function open(path = ":memory:") {
+  const db = new DatabaseSync(path);
+  const sql = sqlOn(db) as unknown as ConstructorParameters<typeof SqlTaskStore>[0];
+  sql.exec(TASKS_SCHEMA);
+  return { db, sql };
+}
+
+test("a stored task is read back the same from a reopened database, as after a restart", () => {
+  const dir = mkdtempSync(join(tmpdir(), "faultline-tasks-"));
+  try {
+    const first = open(join(dir, "s.sqlite"));
+    const row = newTask("slow_compute", { seconds: 1 }, { workMs: 1000 }, 1_000);
+    new SqlTaskStore(first.sql, () => 1_000).create(row);
+    first.db.close();
+    const second = open(join(dir, "s.sqlite"));
+    assert.deepEqual(new SqlTaskStore(second.sql, () => 2_000).get(row.id), row);
+    second.db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("creating a task past the bound drops the oldest, and expired tasks go when the next one is created", () => {
+  const { sql } = open();
+  let now = 0;
+  const store = new SqlTaskStore(sql, () => now);
+  const ids: string[] = [];
+  const id = (i: number) => ids[i] ?? "missing";
+  for (let i = 0; i < MAX_TASKS + 3; i++) {
+    now = i;
+    const row = newTask("slow_compute", {}, { workMs: 0 }, now);
+    ids.push(row.id);
+    store.create(row);
+  }
+  const count = () => Number((sql.exec("SELECT COUNT(*) AS c FROM tasks").toArray()[0] as { c: number }).c);
+  assert.equal(count(), MAX_TASKS);
+  assert.equal(store.get(id(0)), undefined);
+  assert.equal(store.get(id(2)), undefined);
+  assert.ok(store.get(id(3)));
+  now = 10 * 60_000 + MAX_TASKS + 10; // past every ttlMs (DEFAULT_TTL_MS)
+  store.create(newTask("slow_compute", {}, { workMs: 0 }, now));
+  assert.equal(count(), 1);
+});
+
+function context(store: SqlTaskStore, clock: { now: number }): TaskContext {
+  return {
+    era: "modern",
+    protocolVersion: "2026-07-28",
+    headers: {},
+    scenarioId: "conformance",
+    clientCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } },
+    tools: TASK_TOOLS,
+    taskStore: store,
+    now: () => clock.now,
+    elicit: () => Promise.reject(new Error("not asked here")),
+    sample: () => Promise.reject(new Error("not asked here")),
+    listRoots: () => Promise.reject(new Error("not asked here")),
+    log: () => {},
+    progress: () => {},
+    listChanged: () => {},
+    count: () => 0,
+    counted: () => 0,
+    notify: () => {},
+  };
+}
+
+test("a task past its ttlMs gets -32602 'Task has expired' on tasks/get, and is then gone", async () => {
+  const { sql } = open();
+  const clock = { now: 1_000 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const row = newTask("slow_compute", { seconds: 0, label: "x" }, { workMs: 0 }, clock.now);
+  store.create(row);
+  clock.now += row.ttlMs - 1;
+  assert.equal((await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, context(store, clock))).status, "completed", "still there one ms before the TTL");
+  clock.now += 1;
+  await assert.rejects(TASK_HANDLERS["tasks/get"]({ taskId: row.id }, context(store, clock)), (e: unknown) => e instanceof RpcError && e.code === -32602 && /expired/.test(e.message));
+  assert.equal(store.get(row.id), undefined);
+});
+
+test("a working task stays working until its deadline and completes on the first poll after it", async () => {
+  const { sql } = open();
+  const clock = { now: 5_000 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const row = newTask("slow_compute", { seconds: 2, label: "deadline" }, { workMs: 2000 }, clock.now);
+  store.create(row);
+  clock.now += 1999;
+  assert.equal((await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, context(store, clock))).status, "working");
+  clock.now += 1;
+  const done = await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, context(store, clock));
+  assert.equal(done.status, "completed");
+  assert.equal(done.lastUpdatedAt, new Date(clock.now).toISOString());
+});
+
+test("an answered key is not asked again: a second answer to it is ignored once the task resumed", async () => {
+  const { sql } = open();
+  const clock = { now: 0 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const row = newTask("confirm_delete", { filename: "f" }, { workMs: 0, asks: { confirm: { method: "elicitation/create", params: {} } } }, 0);
+  store.create(row);
+  const ctx = context(store, clock);
+  assert.equal((await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx)).status, "input_required");
+  await TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { confirm: { action: "accept", content: { confirm: true } } } }, ctx);
+  await TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { confirm: { action: "decline" } } }, ctx);
+  const done = await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx);
+  assert.match(JSON.stringify(done.result), /f: true/);
+});
