@@ -14,7 +14,7 @@ import { indexStub, sessionStub } from "../src/session/stubs.ts";
 import { closest } from "../src/base/suggest.ts";
 import { publicOrigin } from "../src/base/public-origin.ts";
 import { findScenario, paramsSchema, SCENARIOS } from "../scenarios/index.ts";
-import { proxiedScenario, upstreamOf } from "../src/proxy/config.ts";
+import { proxiedScenario, upstreamOf, withShownUpstream } from "../src/proxy/config.ts";
 import { replaySource } from "../src/session/recording-stub.ts";
 
 
@@ -115,7 +115,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     // A replay session is created with its recording, in one call: it never answers without it.
     const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...options }, replay);
     await audit(c, "create", id, scenario);
-    return c.json({ ...record, mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id) }, 201);
+    return c.json({ ...withShownUpstream(record), mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id) }, 201);
   })
   .get("/", async (c) => {
     const parsed = ListQuerySchema.safeParse(c.req.query());

@@ -34,6 +34,11 @@ export function shownUpstreamUrl(raw: string): string {
   return redacted ? url.href : raw;
 }
 
+/** A record (or view) as it is shown: its upstream's URL through shownUpstreamUrl. */
+export function withShownUpstream<T extends { upstream?: { url: string; forwardAuthorization: boolean } }>(record: T): T {
+  return record.upstream ? { ...record, upstream: { ...record.upstream, url: shownUpstreamUrl(record.upstream.url) } } : record;
+}
+
 /** A session's upstream, as stored with its record. */
 export const UpstreamSchema = z.object({
   url: z.string(),

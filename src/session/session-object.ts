@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
+import { withShownUpstream } from "../proxy/config.ts";
 import { auditMaxLines } from "../base/audit-line.ts";
 import { type Check, runChecks } from "../checks/index.ts";
 import type { JournalEntry } from "../journal/entry.ts";
@@ -107,7 +108,8 @@ export class SessionObject extends DurableObject<Env> {
     if (!record) return undefined;
     const counters = this.live.allCounters();
     const mcpSessions = this.ctx.storage.sql.exec<{ c: number }>("SELECT COUNT(*) AS c FROM mcp_sessions WHERE ended = 0").one().c;
-    return { ...record, counters, mcpSessions };
+    // What is shown of the upstream: its URL with any credential in the query redacted (the record keeps it to call).
+    return withShownUpstream({ ...record, counters, mcpSessions });
   }
 
   /**

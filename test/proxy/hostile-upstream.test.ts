@@ -53,11 +53,15 @@ test("an upstream's HTML answer to a tools/call comes back sandboxed and without
   assertInert(response);
 });
 
-test("a credential in the upstream URL's query is kept out of the journal of the exchanges it answers", async () => {
+test("a credential in the upstream URL's query is kept out of the session's view and the journal of the exchanges it answers", async () => {
   const { status, json } = await createProxied(server.url, { scenario: "baseline", upstream: `${hostileUrl}?api_key=TOPSECRET1234` });
   assert.equal(status, 201, JSON.stringify(json));
   const response = await call(json.mcpUrl as string, 1, "echo", { text: "hi" });
   await response.text();
+  assert.doesNotMatch(JSON.stringify(json), /TOPSECRET1234/, "the created session's answer");
+  const view = await (await fetch(`${server.url}/api/sessions/${json.id as string}`)).text();
+  assert.match(view, /api_key=%5Bredacted%5D/);
+  assert.doesNotMatch(view, /TOPSECRET1234/, "the session's view");
   const journal = await journalWhen(server.url, json.id as string, (entries) => entries.length === 1);
   assert.match(journal[0]?.proxied?.upstream ?? "", /api_key=%5Bredacted%5D$/);
   assert.doesNotMatch(JSON.stringify(journal), /TOPSECRET1234/);
