@@ -1,4 +1,4 @@
-import { isRecord, show } from "../classify/index.ts";
+import { isRecord, OUTCOMES, show } from "../classify/index.ts";
 import { type JournalEntry, TRUNCATION_MARKER } from "../journal/entry.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
 import type { RetrySeen } from "./check.ts";
@@ -234,6 +234,6 @@ export function answerOf(x: Exchange): string {
     case undefined:
       return `HTTP ${x.status}`;
     default:
-      return `an unusable response (${outcome})`;
+      return OUTCOMES[outcome].success ? `a success (${outcome})` : `an unusable response (${outcome})`;
   }
 }

@@ -2,7 +2,7 @@ import { OUTCOMES } from "../classify/index.ts";
 import type { ToolAnnotations } from "../mcp/tool.ts";
 import { isRepeatable, toolAnnotations } from "./annotations.ts";
 import { type Check, type Observation, observe, summarize, withRetry } from "./check.ts";
-import { errorCode, type Exchange, gapMs, nextByKey, resumedAnswer, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
+import { answerOf, type Exchange, gapMs, nextByKey, resumedAnswer, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
 
 /**
  * Not safe to repeat: neither read-only nor idempotent, with MCP's defaults for what the tool left out (a tool without
@@ -14,22 +14,8 @@ const nonIdempotent = (a: ToolAnnotations | undefined): boolean => !isRepeatable
 function failure(x: Exchange): string | undefined {
   const outcome = x.entry.verdict?.outcome;
   if (outcome !== undefined && OUTCOMES[outcome].success) return undefined;
-  switch (outcome) {
-    case "INPUT_REQUIRED":
-      return undefined;
-    case "HTTP_ERROR":
-      return `HTTP ${x.status}`;
-    case "JSONRPC_ERROR":
-      return `JSON-RPC error ${errorCode(x) ?? "(no code)"}`;
-    case "TOOL_ERROR":
-      return "a tool error (isError: true)";
-    case "STREAM_INCOMPLETE":
-      return "a stream cut before the response";
-    case undefined:
-      return x.status >= 300 ? `HTTP ${x.status}` : undefined;
-    default:
-      return `an unusable response (${outcome})`;
-  }
+  if (outcome === "INPUT_REQUIRED" || (outcome === undefined && x.status < 300)) return undefined;
+  return answerOf(x);
 }
 
 function ranNote(x: Exchange): string {
