@@ -1,3 +1,5 @@
+import { SESSION_LAYOUT } from "../../src/session/layouts.ts";
+import { migrateStorage, type ObjectStorage } from "../../src/session/storage-format.ts";
 import type { DatabaseSync } from "node:sqlite";
 
 /**
@@ -42,4 +44,11 @@ export function storageOn(db: DatabaseSync) {
       }
     },
   };
+}
+
+/** The session's SQL on node:sqlite with every table its migrations make (src/session/layouts.ts), as a session has. */
+export function migratedSqlOn(db: DatabaseSync) {
+  const storage = storageOn(db) as unknown as ObjectStorage;
+  migrateStorage(storage, SESSION_LAYOUT);
+  return storage.sql;
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { serveOAuth } from "../../src/oauth/server.ts";
 import { type OAuthSql, OAuthStore } from "../../src/oauth/store.ts";
-import { sqlOn } from "../helpers/node-sql.ts";
+import { migratedSqlOn } from "../helpers/node-sql.ts";
 import { createSession, useServer } from "../helpers/server.ts";
 import { approveForm, authorizeRequest, cookieOf, issuerOf, pkce, postConsent, REDIRECT, registerClient } from "./flow.ts";
 
@@ -91,8 +91,7 @@ test("a second consent page in the same browser keeps its cookie, so two open pa
 
 test("behind an https public URL the consent cookie is Secure (in process: the server's request handler on an in-memory store)", async () => {
   const db = new DatabaseSync(":memory:");
-  db.exec("CREATE TABLE config (k TEXT PRIMARY KEY, v TEXT NOT NULL)");
-  const store = new OAuthStore(sqlOn(db) as unknown as OAuthSql);
+  const store = new OAuthStore(migratedSqlOn(db) as unknown as OAuthSql);
   store.saveClient({ clientId: "flcl_x", redirectUris: [REDIRECT], via: "dcr" }, 0);
   const mount = { origin: "https://faultline.example.com", prefix: "/s/demo" };
   const query = new URLSearchParams({ response_type: "code", client_id: "flcl_x", redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: "S256", resource: `${mount.origin}/s/demo/mcp` });

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { MAX_CLIENTS, type OAuthSql, OAuthStore } from "../../src/oauth/store.ts";
-import { sqlOn } from "../helpers/node-sql.ts";
+import { migratedSqlOn } from "../helpers/node-sql.ts";
 import { createSession, useServer } from "../helpers/server.ts";
 import { authorizeRequest, issuerOf, pkce, REDIRECT, registerClient, tokenRequest } from "./flow.ts";
 
@@ -10,11 +10,11 @@ import { authorizeRequest, issuerOf, pkce, REDIRECT, registerClient, tokenReques
 // has been used: over the real server for the finding, and on the store (node:sqlite) for the order of forgetting.
 const server = useServer();
 
-/** A store on a fresh in-memory database, with the session's config table the store keeps its key in. */
+/** A store on a fresh in-memory database (after `setup`, an older layout), migrated as a session's is when it wakes. */
 function memoryStore(setup = "") {
   const db = new DatabaseSync(":memory:");
-  db.exec(`CREATE TABLE config (k TEXT PRIMARY KEY, v TEXT NOT NULL); ${setup}`);
-  return { db, store: new OAuthStore(sqlOn(db) as unknown as OAuthSql) };
+  if (setup) db.exec(setup);
+  return { db, store: new OAuthStore(migratedSqlOn(db) as unknown as OAuthSql) };
 }
 const client = (clientId: string) => ({ clientId, redirectUris: [REDIRECT], via: "dcr" as const });
 
@@ -66,9 +66,9 @@ test("a client metadata document fetched again keeps its last use, so a refetch 
   assert.ok(store.client("https://app.example/client.json"));
 });
 
-test("a session stored before clients had a last use gains the column, and its clients count as never used", () => {
+test("a session stored before clients had a last use gains the column when it wakes, and its clients count as never used", () => {
   const { db, store } = memoryStore(
-    "CREATE TABLE oauth_clients (client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, via TEXT NOT NULL, created_at INTEGER NOT NULL);" +
+    "CREATE TABLE config (k TEXT PRIMARY KEY, v TEXT NOT NULL); CREATE TABLE oauth_clients (client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, via TEXT NOT NULL, created_at INTEGER NOT NULL);" +
       `INSERT INTO oauth_clients VALUES ('old', '["${REDIRECT}"]', NULL, 'dcr', 1);`,
   );
   assert.deepEqual(store.client("old")?.redirectUris, [REDIRECT]);
