@@ -12,7 +12,8 @@ export default defineScenario({
     code: z.number().int().default(-32602).describe("JSON-RPC error code"),
     message: z.string().min(1).optional().describe("Default: what the code means, e.g. \"Internal error (injected by Faultline)\" for -32603"),
     data: z.unknown().optional(),
-    nth: z.number().int().min(1).optional().describe("Which tools/call fails (1 = the first; default 1)"),
+    // The default is applied after the two names are merged (below), and shown in the catalogue by meta.
+    nth: z.number().int().min(1).optional().meta({ default: 1 }).describe("Which tools/call fails (1 = the first; default 1)"),
     onInvocation: z.number().int().min(1).optional().describe("MCP Test Kitchen's name for nth"),
   })
     .superRefine(sameParam("nth", "onInvocation"))

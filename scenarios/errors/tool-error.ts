@@ -10,9 +10,10 @@ export default defineScenario({
   summary: "An isError: true result on the Nth call of run_configured_test_scenario (or of the tools listed in `tools`).",
   layer: "application",
   params: z.object({
-    nth: z.number().int().min(1).optional().describe("Which call fails (1 = the first; default 1)"),
+    // The default is applied after the two names are merged (below), and shown in the catalogue by meta.
+    nth: z.number().int().min(1).optional().meta({ default: 1 }).describe("Which call fails (1 = the first; default 1)"),
     onInvocation: z.number().int().min(1).optional().describe("MCP Test Kitchen's name for nth"),
-    text: z.string().min(1).optional().describe(`The error result's text (default "${DEFAULT_TEXT}")`),
+    text: z.string().min(1).optional().meta({ default: DEFAULT_TEXT }).describe(`The error result's text (default "${DEFAULT_TEXT}")`),
     errorMessage: z.string().min(1).optional().describe("MCP Test Kitchen's name for text"),
     tools: z.array(z.string().min(1)).min(1).default(["run_configured_test_scenario"]).describe("Tools whose calls are counted"),
   })
