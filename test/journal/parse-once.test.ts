@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { createTestHarness } from "wrangler";
 import { MODERN, modernMeta } from "../helpers/server.ts";
 import { journalOf } from "../helpers/journal.ts";
+import { startUpstream } from "../helpers/upstream.ts";
 
 // Issue 23: one request's body is parsed once, by the read stage, whatever happens after it (the journal's append
 // with its call digests, redaction and the checks' projection, the recording, the exports). The real Worker runs
@@ -42,7 +43,7 @@ async function parsesOf(text: string): Promise<{ count: number; all: [string, nu
   return { count: all.find(([t]) => t === text)?.[1] ?? 0, all };
 }
 
-test("a tools/call's body is parsed exactly once, and its JSON answer once, through the journal's append, its projection, the recording, the exports and a replay", async () => {
+test("a tools/call's body is parsed exactly once, and its JSON answer once, through the journal's append, its projection, the recording, the exports and a replay (whose own request is parsed once too)", async () => {
   const res = await fetch(`${url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: "baseline", record: true }) });
   assert.equal(res.status, 201, await res.clone().text());
   const { id, mcpUrl } = (await res.json()) as { id: string; mcpUrl: string };
@@ -73,6 +74,30 @@ test("a tools/call's body is parsed exactly once, and its JSON answer once, thro
   assert.equal(replayed.status, 200);
   assert.ok((await replayed.text()).includes(PROBE), "the recording answered the call");
 
+  const replayParses = await parsesOf(body.replace('"id":7', '"id":8'));
+  assert.equal(replayParses.count, 1, `JSON.parse calls with the replayed request's body: ${replayParses.count}`);
   const { count, all } = await parsesOf(body);
   assert.equal(count, 1, `JSON.parse calls with the request's body: ${count}; every counted text: ${JSON.stringify(all.map(([t, n]) => [t.slice(0, 60), t.length, n]))}`);
+});
+
+test("a proxied tools/call's body is parsed exactly once: the upstream answer source forwards the text it was read from", async () => {
+  const upstream = await startUpstream({ responseMode: "json" });
+  try {
+    const res = await fetch(`${url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario: "baseline", upstream: upstream.url, record: true }) });
+    assert.equal(res.status, 201, await res.clone().text());
+    const { id, mcpUrl } = (await res.json()) as { id: string; mcpUrl: string };
+    const text = `${PROBE} proxied ${"y".repeat(6_000)}`;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "echo", arguments: { text }, _meta: { ...modernMeta(), apiKey: "k-5678" } } });
+    const answer = await post(mcpUrl, body);
+    assert.equal(answer.status, 200, await answer.clone().text());
+    await answer.text();
+    const [entry] = await journalOf(url, id, 1);
+    assert.equal(entry!.proxied?.mode, "forward");
+    assert.ok(entry!.callDigest, "the call digests were taken");
+    assert.equal((await fetch(`${url}/api/sessions/${id}/checks`)).status, 200);
+    const { count } = await parsesOf(body);
+    assert.equal(count, 1, `JSON.parse calls with the proxied request's body: ${count}`);
+  } finally {
+    await upstream.close();
+  }
 });
