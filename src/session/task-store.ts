@@ -8,7 +8,7 @@ interface TaskSql {
 /** Tasks one session keeps at most; creating one more drops the oldest. Each also ends at its ttlMs. */
 export const MAX_TASKS = 200;
 
-/** The tasks table, created with the session's other tables (src/session/session-object.ts SCHEMA). */
+/** The tasks table, created by the session's migrations (src/session/layouts.ts, step 6). */
 export const TASKS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, row TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS tasks_by_created ON tasks (created_at);

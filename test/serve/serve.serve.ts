@@ -125,6 +125,8 @@ const UNDO: Record<string, readonly (string | undefined)[]> = {
     "DROP INDEX journal_call; ALTER TABLE journal DROP COLUMN call_key; ALTER TABLE journal DROP COLUMN attempt",
     "DROP TABLE oauth_clients; DROP TABLE oauth_codes; DROP TABLE oauth_tokens; DROP TABLE oauth_events",
     "DROP TABLE recording; DROP TABLE recording_meta; DROP TABLE replay; DROP TABLE replay_state",
+    "ALTER TABLE oauth_clients DROP COLUMN used_at",
+    "DROP INDEX tasks_by_created; DROP TABLE tasks",
   ],
   SessionIndex: [undefined, "DROP TABLE audit"],
 };
