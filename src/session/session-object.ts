@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { findScenario } from "../../scenarios/index.ts";
+import { asMcpAnswer } from "../wire/response.ts";
 import { withShownUpstream } from "../proxy/config.ts";
 import { auditMaxLines } from "../base/audit-line.ts";
 import { type Check, runChecks } from "../checks/index.ts";
@@ -186,7 +187,7 @@ export class SessionObject extends DurableObject<Env> {
   override async fetch(request: Request): Promise<Response> {
     const finished = this.writes.begin();
     try {
-      return await this.mcp.exchange(request, finished);
+      return asMcpAnswer(await this.mcp.exchange(request, finished));
     } catch (error) {
       finished();
       throw error;
