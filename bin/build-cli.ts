@@ -1,5 +1,5 @@
 // Builds the CLI into one JavaScript file that runs on Node 20 or later, anywhere: `npm run build:cli [OUTFILE]`.
-import { build, type Plugin } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 import { chmod } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -14,20 +14,20 @@ const noWrangler: Plugin = {
   },
 };
 
-/** Bundles bin/faultline.ts and everything it imports (zod included) into `outfile`, an executable ES module. */
+/** How every file the package ships for Node is bundled: one ES module with its imports (zod included). */
+export const NODE_BUNDLE = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  // The oldest Node the file must run on; esbuild refuses syntax it cannot lower for it.
+  target: "node20",
+  logLevel: "warning",
+  legalComments: "none",
+} as const satisfies BuildOptions;
+
+/** Bundles bin/faultline.ts and everything it imports into `outfile`, an executable ES module. */
 export async function buildCli(outfile: string = DEFAULT_OUTFILE): Promise<void> {
-  await build({
-    entryPoints: [ENTRY],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    // The oldest Node the file must run on; esbuild refuses syntax it cannot lower for it.
-    target: "node20",
-    logLevel: "warning",
-    legalComments: "none",
-    plugins: [noWrangler],
-  });
+  await build({ ...NODE_BUNDLE, entryPoints: [ENTRY], outfile, plugins: [noWrangler] });
   // The entry's `#!/usr/bin/env node` line is kept: executable, the file runs on its own.
   await chmod(outfile, 0o755);
 }

@@ -10,7 +10,7 @@ import { unstable_readConfig } from "wrangler";
 import { z } from "zod";
 import { build as buildBundle } from "../scripts/serve.ts";
 import { RunConfigSchema } from "../src/cli/run-config.ts";
-import { buildCli } from "./build-cli.ts";
+import { buildCli, NODE_BUNDLE } from "./build-cli.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
@@ -27,16 +27,7 @@ async function declarations(): Promise<void> {
 export async function buildPackage(): Promise<void> {
   await mkdir(DIST, { recursive: true });
   await buildCli(join(DIST, "faultline.mjs"));
-  await build({
-    entryPoints: [join(ROOT, "src", "testing", "index.ts")],
-    outfile: join(DIST, "testing.mjs"),
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    legalComments: "none",
-  });
+  await build({ ...NODE_BUNDLE, entryPoints: [join(ROOT, "src", "testing", "index.ts")], outfile: join(DIST, "testing.mjs") });
   await declarations();
   const workerDir = join(DIST, "worker");
   const modules = await buildBundle(workerDir);
