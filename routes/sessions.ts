@@ -115,7 +115,9 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     // A replay session is created with its recording, in one call: it never answers without it.
     const record = await createWithinCap(c.env, { id, scenario, params, createdAt: new Date().toISOString(), ...options }, replay);
     await audit(c, "create", id, scenario);
-    return c.json({ ...withShownUpstream(record), mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id) }, 201);
+    // What judges the client under it, so that a caller (faultline run) needs no list of its own, aliases included.
+    const judging = findScenario(scenario)?.judging;
+    return c.json({ ...withShownUpstream(record), mcpUrl: await mcpUrl(c.env, publicOrigin(c.req.raw, c.env), id), ...(judging ? { judging } : {}) }, 201);
   })
   .get("/", async (c) => {
     const parsed = ListQuerySchema.safeParse(c.req.query());

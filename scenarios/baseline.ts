@@ -10,6 +10,7 @@ export default defineScenario({
     delayMs: z.number().int().min(0).max(60_000).default(0).describe("Wait this long before answering each request"),
     slowReportDelayMs: z.number().int().min(0).max(60_000).default(0).describe("MCP Test Kitchen: wait this long (on top of delayMs) before a run_configured_test_scenario call answers"),
   }),
+  judging: { checks: [], exercisedBy: "control" },
   example: { delayMs: 250 },
   decide: ({ params, request }) => {
     // A record stored before slowReportDelayMs existed lacks it: records are not parsed again.

@@ -115,5 +115,6 @@ export function catalogue() {
     layer: s.layer,
     params: z.toJSONSchema(paramsSchema(s), { io: "input", target: "draft-2020-12" }),
     example: s.example,
+    judging: s.judging,
   }));
 }

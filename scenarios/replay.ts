@@ -16,5 +16,12 @@ export default defineScenario({
     har: z.string().regex(/^[0-9a-f]{32}$/, "must be an id from POST /api/recordings").optional().describe("The id of a HAR uploaded with POST /api/recordings"),
     timing: z.enum(["recorded", "fast"]).default("recorded").describe("Send each answer and SSE event at its recorded time, or at once"),
   }),
+  judging: {
+    // A recording answers as the recorded server did; the session's own "faults" add the trouble, judged as anywhere.
+    checks: ["non-idempotent-not-replayed", "http-retry-after-honoured", "http-retry-backoff", "http-retry-bounded"],
+    exercisedBy: "answers",
+    cannotTell: "which checks apply depends on the recording's answers and the session's faults",
+    needsOutside: 'it answers from a recording, which a session with "record": true (or an uploaded HAR) must give it first',
+  },
   example: { from: "my-recorded-session", timing: "fast" },
 });

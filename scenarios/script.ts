@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CHECK_IDS, type CheckId } from "../src/mcp/check-ids.ts";
 import { defineScenario, type RequestFacts } from "../src/mcp/scenario.ts";
 import { FaultSchema } from "../src/faults/schema.ts";
 
@@ -42,6 +43,8 @@ function clauseMatches(m: Match, n: number, seed: number): boolean {
   return counted && (m.probability === undefined || draw(m.seed ?? seed, n) < m.probability);
 }
 
+const ALL_FAULT_CHECKS = Object.keys(CHECK_IDS) as CheckId[];
+
 export default defineScenario({
   id: "script",
   title: "Script",
@@ -51,6 +54,8 @@ export default defineScenario({
   params: z.object({
     rules: z.array(RuleSchema).max(100).default([]).describe("Rules, first match wins"),
   }),
+  // Any fault kind: every check that judges a fault's handling may apply, as the rules choose.
+  judging: { checks: ALL_FAULT_CHECKS, cannotTell: "which checks apply depends on the rules' faults" },
   example: {
     rules: [
       { match: { method: "tools/call", nth: 1 }, fault: { kind: "http_status", status: 503, retryAfter: 1, body: "empty" } },

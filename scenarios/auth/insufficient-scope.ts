@@ -20,6 +20,7 @@ export default defineScenario({
     denials: z.number().int().min(1).optional().describe("authorizationServer=none: refuse only the first N calls (default: every call)"),
     ...OAUTH_PARAMS,
   }),
+  judging: { checks: ["auth-step-up-scope", "auth-bounded-attempts"] },
   example: { scope: "orders:write", tools: ["place_order"], denials: 1, authorizationServer: "none" },
   decide: ({ params, request, counters }) => {
     const builtin = params.authorizationServer === "builtin";

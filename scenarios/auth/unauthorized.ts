@@ -16,6 +16,7 @@ export default defineScenario({
     scope: ChallengeScopeSchema,
     ...OAUTH_PARAMS,
   }),
+  judging: { checks: ["auth-bounded-attempts"] },
   example: { when: "missing_token", scope: "faultline:read" },
   decide: ({ params, request }) => {
     const scope = params.scope ? { scope: params.scope } : {};

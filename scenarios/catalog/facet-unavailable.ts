@@ -18,6 +18,7 @@ export default defineScenario({
       .default(["resources"])
       .describe("Facets whose list method answers -32601"),
   }),
+  judging: { checks: ["method-not-found-not-repeated"] },
   example: { unavailableFacets: ["resources", "prompts"] },
   decide: ({ params, request }) => {
     const facet = params.unavailableFacets.find((f) => FACET_METHOD[f] === request.method);

@@ -52,6 +52,7 @@ export default defineScenario({
     afterListCalls: z.number().int().min(1).max(10_000).optional().describe("Change the catalogue on tools/list call N+1 (default: only trigger_tool_change does)"),
     ...TestKitchenMutationShape,
   }),
+  judging: { checks: ["tools-relisted-after-change"], exercisedBy: "answers" },
   example: { afterListCalls: 1 },
   tools: () => [phasedTool(RETIRING, "Retiring tool", false), phasedTool(ADDED, "Added tool", true), triggerToolChange],
   handlers: (params) => ({

@@ -84,6 +84,7 @@ export default defineScenario({
     "No faults. Adds show_negotiated_mcp_protocol (era and version), verify_order_region_param_header (an x-mcp-header: Region argument; 2026-07-28 checks Mcp-Param-Region against it) and simulate_ticket_close_mrtr (one input_required round trip, or legacy elicitation/create: accept closes the ticket, decline or cancel give isError).",
   layer: "application",
   params: z.object(TestKitchenCompatShape),
+  judging: { checks: [], exercisedBy: "control" },
   example: {},
   tools: () => [showNegotiatedProtocol, verifyRegionHeader, simulateTicketClose],
 });

@@ -7,6 +7,7 @@ export default selectiveScenario({
     "Selected responses (tools/call by default) carry both a result and an error (-32603); JSON-RPC 2.0 and every MCP version allow exactly one. The tool has run. Both eras.",
   layer: "protocol",
   params: {},
+  judging: { checks: ["bad-answer-handled", "non-idempotent-not-replayed"] },
   example: { every: 2 },
   fault: () => ({ kind: "envelope", variant: "result_and_error" }),
 });

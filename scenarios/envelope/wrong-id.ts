@@ -7,6 +7,7 @@ export default selectiveScenario({
     "Selected responses (tools/call by default) carry an id that is not the request's (numeric ids + 1000, string ids + \"-other\"), so the client cannot match them; the result itself is correct and the tool has run. Both eras.",
   layer: "protocol",
   params: {},
+  judging: { checks: ["bad-answer-handled", "non-idempotent-not-replayed"] },
   example: { nth: 1 },
   fault: () => ({ kind: "envelope", variant: "wrong_id" }),
 });

@@ -14,6 +14,7 @@ export default defineScenario({
     retryAfter: RetryAfterSchema.optional().describe("Retry-After on non-2xx answers: seconds or an HTTP-date"),
     body: z.enum(["empty", "text", "html", "json", "jsonrpc"]).default("empty").describe("Body of non-2xx answers"),
   }),
+  judging: { checks: ["http-retry-after-honoured", "http-retry-backoff", "http-retry-bounded", "non-idempotent-not-replayed"] },
   example: { statusCodes: [503, 503, 200], retryAfter: 1, countMethods: ["tools/call"] },
   decide: ({ params, request, counters }) => {
     if (params.countMethods && !(request.method && params.countMethods.includes(request.method))) return undefined;

@@ -19,6 +19,7 @@ export default defineScenario({
     .superRefine(sameParam("nth", "onInvocation"))
     // One name in what is stored and shown, Faultline's, in the order the fields are declared.
     .overwrite(({ onInvocation, code, message, data, nth, ...rest }) => ({ code, message, data, nth: nth ?? onInvocation ?? 1, ...rest })),
+  judging: { checks: ["invalid-params-fixed", "non-idempotent-not-replayed"] },
   example: { code: -32602, message: "Invalid params: quantity must be positive", nth: 2 },
   decide: ({ params, request, counters }) => {
     if (request.method !== "tools/call" || counters.method !== params.nth) return undefined;

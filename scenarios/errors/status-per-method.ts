@@ -16,6 +16,7 @@ export default defineScenario({
     retryAfter: RetryAfterSchema.optional(),
     body: BodyKindSchema.default("empty"),
   }),
+  judging: { checks: ["http-retry-after-honoured", "http-retry-backoff", "http-retry-bounded", "session-reinitialized", "non-idempotent-not-replayed"] },
   example: { statuses: { "tools/list": 500, "tools/call": 503 }, retryAfter: 2, body: "text" },
   decide: ({ params, request }) => {
     const status = request.method === undefined ? undefined : params.statuses[request.method];

@@ -7,6 +7,7 @@ export default selectiveScenario({
     "Selected responses (tools/call by default) carry the correct JSON-RPC response, but as text/plain; every MCP version requires application/json or text/event-stream for the answer to a request. The tool has run.",
   layer: "transport",
   params: {},
+  judging: { checks: ["bad-answer-handled", "non-idempotent-not-replayed"] },
   example: { methods: ["*"] },
   fault: () => ({ kind: "malformed", variant: "wrong_content_type" }),
 });

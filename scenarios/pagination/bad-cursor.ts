@@ -46,6 +46,7 @@ export default defineScenario({
     pageSize: z.number().int().min(1).max(100).default(2).describe("Tools per tools/list page"),
     expiredCursor: z.number().int().min(1).optional().describe("The nextCursor issued with page N fails as expired"),
   }),
+  judging: { checks: ["cursor-not-looped"], exercisedBy: "answers" },
   example: { pageSize: 1, expiredCursor: 2 },
   handlers: (params) => ({
     "tools/list": async (request, ctx) => {

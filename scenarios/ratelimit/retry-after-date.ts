@@ -18,6 +18,7 @@ export default selectiveScenario({
     seconds: z.number().int().min(0).max(86_400).default(2).describe("How far in the future the Retry-After date lies"),
     body: BodyKindSchema.default("text"),
   },
+  judging: { checks: ["http-retry-after-honoured", "http-retry-bounded", "non-idempotent-not-replayed"] },
   example: { times: 1, seconds: 30 },
   fault: ({ params, now }) => ({ kind: "rate_limited", retryAfter: httpDate(now + params.seconds * 1000), body: params.body }),
 });

@@ -13,6 +13,7 @@ export default selectiveScenario({
     seconds: z.number().int().min(0).max(86_400).default(1).describe("Retry-After, in seconds"),
     body: BodyKindSchema.default("text"),
   },
+  judging: { checks: ["http-retry-after-honoured", "http-retry-bounded", "non-idempotent-not-replayed"] },
   example: { times: 2, seconds: 5, methods: ["tools/call", "tools/list"] },
   fault: ({ params }) => ({ kind: "rate_limited", retryAfter: params.seconds, body: params.body }),
 });

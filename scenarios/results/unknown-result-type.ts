@@ -7,6 +7,7 @@ export default selectiveScenario({
     "Selected results (tools/call by default) carry resultType \"partial\". 2026-07-28 clients MUST treat an unrecognized resultType as invalid. Legacy results have no resultType, so there it is an unknown extra member that 2025-11-25 and 2025-06-18 clients should ignore.",
   layer: "protocol",
   params: {},
+  judging: { checks: ["bad-answer-handled", "non-idempotent-not-replayed"] },
   example: { methods: ["tools/call", "tools/list"] },
   fault: () => ({ kind: "bad_result", variant: "unknown_result_type" }),
 });

@@ -11,6 +11,7 @@ export default defineScenario({
   params: z.object({
     requests: z.number().int().min(1).max(10_000).default(3).describe("POSTs a session id is good for, after initialize"),
   }),
+  judging: { checks: ["session-reinitialized", "non-idempotent-not-replayed"] },
   example: { requests: 2 },
   decide: ({ params, request, counters }) => {
     if (request.era !== "legacy" || request.method === "initialize" || counters.mcpSession <= params.requests) return undefined;

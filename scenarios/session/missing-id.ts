@@ -12,6 +12,7 @@ export default defineScenario({
     nth: z.number().int().min(1).max(10_000).default(1).describe("Which request on the session is refused"),
     persistent: z.boolean().default(false).describe("Refuse that request and every later one on the session"),
   }),
+  judging: { checks: ["session-id-refusal-handled", "non-idempotent-not-replayed"] },
   example: { nth: 2, persistent: false },
   decide: ({ params, request, counters }) => {
     if (request.era !== "legacy" || request.kind !== "request" || request.method === "initialize" || !request.mcpSessionId) return undefined;

@@ -10,6 +10,7 @@ export default selectiveScenario({
   params: {
     retryMs: z.number().int().min(0).max(60_000).default(500).describe("The SSE retry field: how long the client waits before it reconnects"),
   },
+  judging: { checks: ["stream-resumed", "stream-retry-honoured", "cut-call-resent"] },
   example: { retryMs: 1_000, nth: 1 },
   fault: ({ params }) => ({ kind: "cut_stream", priming: true, retryMs: params.retryMs }),
 });

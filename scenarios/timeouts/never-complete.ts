@@ -11,6 +11,7 @@ export default selectiveScenario({
     ms: z.number().int().min(0).max(600_000).default(120_000).describe("How long the stream stays open"),
     keepAliveMs: z.number().int().min(10).max(60_000).default(15_000).describe("Interval between `: keep-alive` comment lines"),
   },
+  judging: { checks: ["timeout-client-bounded", "timeout-cancelled", "non-idempotent-not-replayed"] },
   example: { ms: 30_000, keepAliveMs: 5_000 },
   fault: ({ params }) => ({ kind: "hang", ms: params.ms, keepAliveMs: params.keepAliveMs }),
 });

@@ -11,6 +11,7 @@ export default selectiveScenario({
     chunkBytes: z.number().int().min(1).max(65_536).default(8).describe("Bytes per chunk"),
     intervalMs: z.number().int().min(1).max(10_000).default(250).describe("Pause between chunks (at most 10 s; the whole response still ends within FAULTLINE_MAX_RESPONSE_SECONDS)"),
   },
+  judging: { checks: ["timeout-client-bounded", "timeout-cancelled", "non-idempotent-not-replayed"] },
   example: { chunkBytes: 4, intervalMs: 500 },
   fault: ({ params }) => ({ kind: "drip", chunkBytes: params.chunkBytes, intervalMs: params.intervalMs }),
 });

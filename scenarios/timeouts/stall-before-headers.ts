@@ -10,6 +10,7 @@ export default selectiveScenario({
   params: {
     ms: z.number().int().min(0).max(600_000).default(65_000).describe("How long the server waits before it sends the status line and headers"),
   },
+  judging: { checks: ["timeout-client-bounded", "timeout-cancelled", "non-idempotent-not-replayed"] },
   example: { ms: 5_000, methods: ["tools/call"], nth: 1 },
   fault: ({ params }) => ({ kind: "delay", ms: params.ms }),
 });

@@ -10,6 +10,7 @@ export default selectiveScenario({
   params: {
     ms: z.number().int().min(0).max(600_000).default(65_000).describe("How long the stream stays silent after its first bytes"),
   },
+  judging: { checks: ["timeout-client-bounded", "timeout-cancelled", "non-idempotent-not-replayed"] },
   example: { ms: 10_000 },
   fault: ({ params }) => ({ kind: "stall_stream", ms: params.ms }),
 });

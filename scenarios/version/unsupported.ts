@@ -10,6 +10,7 @@ export default defineScenario({
   params: z.object({
     supported: z.array(z.string().min(1)).min(1).default(["2025-11-25", "2025-06-18"]).describe("The versions the server says it supports"),
   }),
+  judging: { checks: ["version-renegotiated"] },
   example: { supported: ["2026-07-28"] },
   decide: ({ params, request }) => {
     const checked = request.era === "modern" || request.method === "initialize";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RetryOriginSchema } from "../journal/retry-origin.ts";
+import type { CheckId } from "../mcp/check-ids.ts";
 
 export const CheckStatusSchema = z.enum(["pass", "fail", "warning", "info"]);
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;
@@ -42,7 +43,7 @@ export function observe(status: CheckStatus, message: string, ...evidence: numbe
  * Folds the observations of one check into the check: the worst status wins, and the message and evidence
  * are those of the observations with that status. No observations, no check (its trigger never happened).
  */
-export function summarize(id: string, observations: readonly Observation[]): Check[] {
+export function summarize(id: CheckId, observations: readonly Observation[]): Check[] {
   if (observations.length === 0) return [];
   const status = observations.reduce<CheckStatus>((worst, o) => (RANK[o.status] > RANK[worst] ? o.status : worst), "info");
   const chosen = observations.filter((o) => o.status === status);

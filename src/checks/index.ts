@@ -3,6 +3,7 @@ import type { Check } from "./check.ts";
 import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
 import { inputRequiredChecks } from "./input-required.ts";
+import { methodNotFoundChecks } from "./method-not-found.ts";
 import { reinitializeChecks } from "./reinitialize.ts";
 import { renegotiateChecks } from "./renegotiate.ts";
 import { replayChecks } from "./replay.ts";
@@ -22,6 +23,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   fixInputChecks,
   reinitializeChecks,
   renegotiateChecks,
+  methodNotFoundChecks,
   (all) => streamRecoveryChecks(all),
 ];
 

@@ -1,4 +1,5 @@
 import { isRecord, show } from "../classify/index.ts";
+import type { CheckId } from "../mcp/check-ids.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { type Exchange, label, nextByKey, resultOf, sameCall, sameTarget, showArgs } from "./exchange.ts";
 
@@ -26,7 +27,7 @@ function rounds(all: readonly Exchange[]): Round[] {
 type Judge = (round: Round & { retry: Exchange }) => Observation;
 
 /** Runs one rule over every round, with the common answers for a missing retry and cut bodies. */
-function rule(id: string, list: readonly Round[], needs: { result: boolean; request: boolean }, judge: Judge): Check[] {
+function rule(id: CheckId, list: readonly Round[], needs: { result: boolean; request: boolean }, judge: Judge): Check[] {
   return summarize(
     id,
     list.map((round) => {

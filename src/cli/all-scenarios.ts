@@ -8,21 +8,14 @@ export interface Skipped {
 }
 
 /**
- * Scenarios whose judgement needs something a client run in CI cannot give: here, a person. The catalogue has no
- * field for this, so it is decided per scenario. No scenario needs an upstream server today.
+ * The catalogue's scenarios with their example params, less those whose judgement needs a step outside the client (a
+ * person, a recording made first), as each scenario's `judging.needsOutside` says.
  */
-const NEEDS_OUTSIDE: Readonly<Record<string, string>> = {
-  "elicitation.url_mode":
-    "it asks the client's user to open a URL and approve out of band (in a browser), a step an unattended run has nobody for",
-  replay: "it answers from a recording, which a session with \"record\": true (or an uploaded HAR) must give it first",
-};
-
-/** The catalogue's scenarios with their example params, less those that need a step outside the client. */
 export function allScenarios(catalogue: readonly CatalogueEntry[]): { chosen: ScenarioChoice[]; skipped: Skipped[] } {
   const chosen: ScenarioChoice[] = [];
   const skipped: Skipped[] = [];
   for (const entry of catalogue) {
-    const reason = NEEDS_OUTSIDE[entry.id];
+    const reason = entry.judging?.needsOutside;
     if (reason === undefined) chosen.push({ id: entry.id, params: entry.example ?? {} });
     else skipped.push({ scenario: entry.id, reason });
   }

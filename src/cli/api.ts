@@ -3,7 +3,13 @@ import { CheckSchema } from "../checks/check.ts";
 import { ServerError } from "./errors.ts";
 
 // The parts of the sessions API's answers the CLI reads; other fields are allowed and ignored.
-const CreatedSessionSchema = z.object({ id: z.string(), mcpUrl: z.string() });
+/** A scenario's `judging`, as far as the CLI reads it; a server older than the field sends none. */
+const JudgingSchema = z.object({
+  checks: z.array(z.string()),
+  exercisedBy: z.enum(["fault", "answers", "control"]).optional(),
+  needsOutside: z.string().optional(),
+});
+const CreatedSessionSchema = z.object({ id: z.string(), mcpUrl: z.string(), judging: JudgingSchema.optional() });
 const ChecksSchema = z.object({ checks: z.array(CheckSchema) });
 /** A journal entry, as far as `faultline run` reads it: what was asked, and the fault the scenario chose, if any. */
 const JournalLineSchema = z.object({
@@ -34,7 +40,9 @@ const EntryPageSchema = z.object({ entries: z.array(EntrySchema), nextCursor: z.
 const ListedSessionSchema = z.looseObject({ id: z.string(), scenario: z.string(), createdAt: z.string(), mcpUrl: z.string() });
 export type ListedSession = z.infer<typeof ListedSessionSchema>;
 const SessionPageSchema = z.object({ sessions: z.array(ListedSessionSchema), nextCursor: z.string().optional() });
-const CatalogueSchema = z.object({ scenarios: z.array(z.object({ id: z.string(), example: z.record(z.string(), z.unknown()).optional() })) });
+const CatalogueSchema = z.object({
+  scenarios: z.array(z.object({ id: z.string(), example: z.record(z.string(), z.unknown()).optional(), judging: JudgingSchema.optional() })),
+});
 const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export type CatalogueEntry = z.infer<typeof CatalogueSchema>["scenarios"][number];

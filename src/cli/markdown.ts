@@ -1,5 +1,4 @@
 import type { Skipped } from "./all-scenarios.ts";
-import { scenarioKind } from "./exercise.ts";
 import { commandEnded, commandStatus, plural, resultLabel, tally, wallTime, type ScenarioResult } from "./run-result.ts";
 
 /**
@@ -54,7 +53,7 @@ function story(result: ScenarioResult): string {
   const t = tally(run);
   const fired = result.faultEntries.length;
   const never = { fault: "the fault never fired", control: "nothing was faulted (a control scenario)", answers: "the journal marks no fault (this scenario's trouble is in its answers)" };
-  const fault = fired === 0 ? never[scenarioKind(run.scenario)] : `the fault fired ${plural(fired, "time")} (entr${fired === 1 ? "y" : "ies"} ${result.faultEntries.join(", ")})`;
+  const fault = fired === 0 ? never[run.exercisedBy] : `the fault fired ${plural(fired, "time")} (entr${fired === 1 ? "y" : "ies"} ${result.faultEntries.join(", ")})`;
   const checks = run.checks.length === 0 ? "no check gave a result" : `checks: ${t.pass} passed, ${t.fail} failed, ${plural(t.warning, "warning")}, ${t.info} info`;
   return `Result: ${bold(result)}. The command ${commandEnded(run)}${run.child.timedOut ? "" : ` after ${wallTime(run.durationMs)}`}, having sent ${plural(run.journal.length, "request")}; ${fault}; ${checks}.`;
 }

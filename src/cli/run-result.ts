@@ -1,7 +1,7 @@
 import type { Check, CheckStatus } from "../checks/check.ts";
 import type { JournalLine } from "./api.ts";
 import type { ChildOutcome } from "./child.ts";
-import { describeFired, describeNeverFired, describeRequests, scenarioKind } from "./exercise.ts";
+import { describeFired, describeNeverFired, describeRequests, type ExercisedBy } from "../checks/exercise.ts";
 import type { RunPolicy } from "./run-args.ts";
 
 /** One scenario of `faultline run`: the session, how the client command ended, its journal and the checks. */
@@ -12,6 +12,8 @@ export interface ScenarioRun {
   mcpUrl: string;
   timeoutMs: number;
   durationMs: number;
+  /** How the server says this scenario is exercised (its `judging`); `fault` when a server does not say. */
+  exercisedBy: ExercisedBy;
   child: ChildOutcome;
   /** The session's journal: every exchange the client had with it, with the fault the scenario chose. */
   journal: JournalLine[];
@@ -94,7 +96,7 @@ export function judge(run: ScenarioRun, policy: RunPolicy): ScenarioResult {
 function judgeChecks(run: ScenarioRun, fired: number): { judgement: Judgement; why: string } {
   const t = tally(run);
   const ids = (status: CheckStatus) => run.checks.filter((c) => c.status === status).map((c) => c.id).join(", ");
-  const kind = scenarioKind(run.scenario);
+  const kind = run.exercisedBy;
   if (t.fail > 0) {
     const firedSaid = kind !== "answers" && fired > 0 ? `the fault fired ${plural(fired, "time")}; ` : "";
     return { judgement: "fail", why: `${firedSaid}${plural(t.fail, "check")} failed: ${ids("fail")}` };
@@ -108,8 +110,12 @@ function judgeChecks(run: ScenarioRun, fired: number): { judgement: Judgement; w
       why: `no check judged what the client did, and the journal cannot show whether this scenario's trouble reached it (it is in the scenario's answers, not a journalled fault): ${describeRequests(run.journal)}${infoOnly(run)}`,
     };
   }
+  // A control scenario's own "faults" (baseline's delay, the conformance fixture's cut) are part of a correct server.
+  if (kind === "control" && !judged) {
+    const faulted = fired === 0 ? "nothing was faulted" : `its fixture's ${plural(fired, "delay or cut")} are part of a correct server`;
+    return { judgement: "pass", why: `a control scenario, ${faulted}: ${describeRequests(run.journal)}` };
+  }
   if (fired === 0) {
-    if (kind === "control") return { judgement: "pass", why: `a control scenario, nothing was faulted: ${describeRequests(run.journal)}` };
     return { judgement: "not exercised", why: `${describeNeverFired(run.journal)}${infoOnly(run)}` };
   }
   if (!judged) return { judgement: "not judged", why: `no check judged what the client did: ${describeFired(run.journal)}${infoOnly(run)}` };

@@ -4,6 +4,7 @@ import type { BearerFacts } from "./bearer-facts.ts";
 import type { Era } from "../wire/versions.ts";
 import type { ToolDefinition } from "./tool.ts";
 import type { Handler } from "./dispatch.ts";
+import type { CheckId } from "./check-ids.ts";
 
 /** What a scenario may look at when it decides: the request, already parsed. */
 export interface RequestFacts {
@@ -63,6 +64,27 @@ export interface ScenarioNeeds {
   ownMcpSessions?: true;
 }
 
+/**
+ * What judges a client under a scenario, declared with it: `faultline run`, /checks and the docs' scenario → checks
+ * table read it from here. test/scenarios/judging.test.ts is the gate: a scenario that faults names at least one check,
+ * and every check it names exists.
+ */
+export interface Judging {
+  /** The checks that judge what the client did with this scenario's trouble. */
+  checks: readonly CheckId[];
+  /**
+   * How a run tells that the scenario was exercised. `fault` (the default): an exchange carried its fault, which the
+   * journal records. `answers`: the trouble is in the scenario's answers (an elicitation round, an expired cursor, a
+   * recording), which the journal does not mark as a fault, so only its checks show it reached the client. `control`:
+   * nothing to fault, so a run passes on the client's own success.
+   */
+  exercisedBy?: "fault" | "answers" | "control";
+  /** What the journal cannot tell of the client's handling, in a sentence (the docs' table shows it). */
+  cannotTell?: string;
+  /** Why an unattended run (`faultline run --all`) cannot run it: a person, or something prepared first. */
+  needsOutside?: string;
+}
+
 /** A scenario decides which fault, if any, applies to each request; it never performs one. */
 export interface Scenario<P = unknown> {
   id: string;
@@ -80,6 +102,8 @@ export interface Scenario<P = unknown> {
   decide?(input: DecideInput<P>): Decision | undefined;
   /** What it needs of its session; nothing when absent. */
   needs?: ScenarioNeeds;
+  /** The checks that judge the client under it, and how a run tells that it was exercised. */
+  judging: Judging;
   /**
    * It answers every request from a recording (src/recording/) instead of the handler, and decides no fault itself
    * (a session's `faults` adds one); its params name the recording (`from` or `har`).

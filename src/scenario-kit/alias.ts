@@ -32,7 +32,7 @@ type Stored = Record<string, unknown> & { answeredBy: AnsweredBy };
 /**
  * The alias as a scenario: its id is the alias's, so the session stores and shows the id asked for; its parsed
  * params keep the alias's own (defaults applied) and add `answeredBy` with the answering scenario and its params,
- * so the session shows that too. Everything else (decide, tools, handlers, needs, layer) is the answering
+ * so the session shows that too. Everything else (decide, tools, handlers, needs, judging, layer) is the answering
  * scenario's, with its params, so proxy mode refuses an alias exactly when it refuses the scenario behind it.
  * `targetParams` is the answering scenario's full params schema (the registry's paramsSchema).
  */
@@ -67,5 +67,6 @@ export function aliasScenario(alias: ScenarioAlias, target: Scenario, targetPara
     ...(target.tools ? { tools: (p: unknown) => target.tools!(inner(p)) } : {}),
     ...(target.handlers ? { handlers: (p: unknown) => target.handlers!(inner(p)) } : {}),
     ...(target.needs ? { needs: target.needs } : {}),
+    judging: target.judging,
   };
 }

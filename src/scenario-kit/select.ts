@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Fault } from "../faults/schema.ts";
-import type { Counters, DecideInput, Layer, RequestFacts, Scenario } from "../mcp/scenario.ts";
+import type { Counters, DecideInput, Judging, Layer, RequestFacts, Scenario } from "../mcp/scenario.ts";
 
 /** Params that pick the requests a fault applies to; a scenario may override any of them by name. */
 export const SelectionShape = {
@@ -47,6 +47,7 @@ export function selectiveScenario<Extra extends z.core.$ZodLooseShape>(definitio
   layer: Layer;
   params: Extra;
   example: Record<string, unknown>;
+  judging: Judging;
   fault: (input: DecideInput<Params<Extra>>) => Fault | undefined;
 }): Scenario {
   const { fault, params, ...rest } = definition;

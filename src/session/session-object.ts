@@ -4,6 +4,7 @@ import { asMcpAnswer } from "../wire/response.ts";
 import { withShownUpstream } from "../proxy/config.ts";
 import { auditMaxLines } from "../base/audit-line.ts";
 import { type Check, runChecks } from "../checks/index.ts";
+import { type Exercise, exerciseOf } from "../checks/exercise.ts";
 import type { JournalEntry } from "../journal/entry.ts";
 import { redactNames } from "../journal/redact.ts";
 import type { JournalQuery } from "../journal/store.ts";
@@ -173,13 +174,14 @@ export class SessionObject extends DurableObject<Env> {
    * The checks over the journal since the scenario was last set or reset, judged here where the journal is, yielding
    * between steps so the one thread of workerd keeps serving others. Undefined when the session does not exist.
    */
-  async checks(): Promise<{ scenario: string; checks: Check[] } | undefined> {
+  async checks(): Promise<{ scenario: string; checks: Check[]; exercise: Exercise } | undefined> {
     const record = this.record();
     if (!record) return undefined;
     const entries = await this.parts!.journal.sinceEpoch(yieldThread);
     const scenario = findScenario(record.scenario);
     const checks = await runChecks(entries, { grantsSince: (since) => sessionGrantEvents(this.ctx.storage.sql, scenario, record.params, since), pause: yieldThread });
-    return { scenario: record.scenario, checks };
+    // Whether the scenario's trouble reached the client at all, so that no check listed and "nothing to judge" differ.
+    return { scenario: record.scenario, checks, exercise: exerciseOf(entries, scenario?.judging.exercisedBy ?? "fault") };
   }
 
   // ---- the MCP endpoint and the OAuth server ----

@@ -59,7 +59,7 @@ test("auth-bounded-attempts names and cites the exchange that got through after 
 test("auth-bounded-attempts says once, with a count, what several episodes said alike", () => {
   const bounded = authOf([refused401(1, 0), get405(2, 10), refused401(3, 20)], undefined, "auth-bounded-attempts");
   assert.equal(bounded?.message, "The client met 2 auth refusals (401/403) in a row, then sent nothing more.");
-  const alike = summarize("x", [observe("pass", "Same.", 1), observe("pass", "Same.", 2), observe("pass", "Other.", 3)]);
+  const alike = summarize("request-after-cut", [observe("pass", "Same.", 1), observe("pass", "Same.", 2), observe("pass", "Other.", 3)]);
   assert.equal(alike[0]?.message, "Same. (2 times) Other.");
   assert.deepEqual(alike[0]?.evidence, [1, 2, 3]);
 });

@@ -24,6 +24,7 @@ function runWith(checks: ScenarioRun["checks"], overrides: Partial<ScenarioRun> 
     mcpUrl: "http://127.0.0.1:1/s/abc/mcp",
     timeoutMs: 60_000,
     durationMs: 1234,
+    exercisedBy: "fault",
     child: { exitCode: 0, signal: null, timedOut: false },
     journal: [
       { seq: 1, request: { method: "POST" }, response: { status: 200 }, rpc: { method: "tools/list" } },

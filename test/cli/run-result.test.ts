@@ -24,6 +24,7 @@ function run(overrides: Partial<ScenarioRun> = {}): ScenarioRun {
     mcpUrl: "http://127.0.0.1:1/s/abc/mcp",
     timeoutMs: 10_000,
     durationMs: 1500,
+    exercisedBy: "fault",
     child: { exitCode: 0, signal: null, timedOut: false },
     journal: [line(1, "tools/list"), FAULTED],
     checks: [{ id: "non-idempotent-not-replayed", status: "pass", message: "place_order was not resent.", evidence: [2] }],
@@ -79,12 +80,12 @@ test("a failed check fails the scenario, even when its fault never fired", () =>
 });
 
 test("a control scenario in which nothing was faulted passes on the command's own success", () => {
-  const result = judge(run({ scenario: "baseline", checks: [], journal: [line(1, "tools/list")] }), POLICY);
+  const result = judge(run({ scenario: "baseline", exercisedBy: "control", checks: [], journal: [line(1, "tools/list")] }), POLICY);
   assert.deepEqual([result.result, result.failsRun], ["pass", false]);
 });
 
 test("an answers scenario, whose trouble the journal does not mark, is not judged without a check result", () => {
-  const result = judge(run({ scenario: "pagination.bad_cursor", checks: [], journal: [line(1, "tools/list")] }), POLICY);
+  const result = judge(run({ scenario: "pagination.bad_cursor", exercisedBy: "answers", checks: [], journal: [line(1, "tools/list")] }), POLICY);
   assert.equal(result.result, "not judged");
 });
 

@@ -87,6 +87,7 @@ function active(fault: Fault | undefined): ActiveScenario {
     layer: "transport",
     params: z.object({}),
     example: {},
+    judging: { checks: ["http-retry-bounded"] },
     tools: () => [needsElicitation],
     decide: () => (fault ? { fault, reason: "always" } : undefined),
   });
