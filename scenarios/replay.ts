@@ -20,7 +20,7 @@ export default defineScenario({
     // A recording answers as the recorded server did; the session's own "faults" add the trouble, judged as anywhere.
     checks: ["non-idempotent-not-replayed", "http-retry-after-honoured", "http-retry-backoff", "http-retry-bounded"],
     exercisedBy: "answers",
-    cannotTell: "which checks apply depends on the recording's answers and the session's faults",
+    cannotTell: "in advance which checks apply: that depends on the recording's answers and the session's faults",
     needsOutside: 'it answers from a recording, which a session with "record": true (or an uploaded HAR) must give it first',
   },
   example: { from: "my-recorded-session", timing: "fast" },

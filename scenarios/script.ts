@@ -55,7 +55,7 @@ export default defineScenario({
     rules: z.array(RuleSchema).max(100).default([]).describe("Rules, first match wins"),
   }),
   // Any fault kind: every check that judges a fault's handling may apply, as the rules choose.
-  judging: { checks: ALL_FAULT_CHECKS, cannotTell: "which checks apply depends on the rules' faults" },
+  judging: { checks: ALL_FAULT_CHECKS, cannotTell: "in advance which checks apply: that depends on the rules' faults" },
   example: {
     rules: [
       { match: { method: "tools/call", nth: 1 }, fault: { kind: "http_status", status: 503, retryAfter: 1, body: "empty" } },

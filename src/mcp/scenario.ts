@@ -79,7 +79,7 @@ export interface Judging {
    * nothing to fault, so a run passes on the client's own success.
    */
   exercisedBy?: "fault" | "answers" | "control";
-  /** What the journal cannot tell of the client's handling, in a sentence (the docs' table shows it). */
+  /** What the journal cannot tell of the client's handling, to follow "the journal cannot tell" (the docs' table shows it). */
   cannotTell?: string;
   /** Why an unattended run (`faultline run --all`) cannot run it: a person, or something prepared first. */
   needsOutside?: string;
