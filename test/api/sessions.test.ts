@@ -49,7 +49,7 @@ function echo(mcpUrl: string, id: number, text = "hi") {
 
 test("creating a session returns 201 with id, scenario, params with defaults, an absolute mcpUrl and createdAt", async () => {
   const session = await json(await api("/sessions", { body: { scenario: "errors.tool_error", params: { nth: 2 } } }), 201);
-  assert.deepEqual(Object.keys(session).sort(), ["createdAt", "id", "mcpUrl", "params", "scenario"]);
+  assert.deepEqual(Object.keys(session).sort(), ["createdAt", "id", "judging", "mcpUrl", "params", "scenario"]);
   assert.equal(session.scenario, "errors.tool_error");
   assert.deepEqual(session.params, {
     nth: 2,
