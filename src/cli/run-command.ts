@@ -7,7 +7,7 @@ import { jsonReport } from "./json-report.ts";
 import { junitReport } from "./junit.ts";
 import { markdownReport, summaryLine } from "./markdown.ts";
 import { parseRunArgs, RUN_USAGE, type RunOptions, type ScenarioChoice } from "./run-args.ts";
-import { judge, type ScenarioResult, type ScenarioRun } from "./run-result.ts";
+import { judge, type ScenarioResult, type ScenarioRun, wallTime } from "./run-result.ts";
 import { progressTable } from "./table.ts";
 
 /** `faultline run`: judges a client command against scenarios; exit 1 when a scenario fails the run. */
@@ -28,8 +28,8 @@ export async function runCommand(args: string[]): Promise<number> {
 
   const table = progressTable(scenarios.map((s) => s.id), options.timeoutMs);
   const results: ScenarioResult[] = [];
-  for (const choice of scenarios) {
-    const result = judge(await runScenario(api, choice, options), options.policy);
+  for (const [i, choice] of scenarios.entries()) {
+    const result = judge(await runScenario(api, choice, options, `${i + 1} of ${scenarios.length}`), options.policy);
     // The header waits for the first row, so that an error before it is not printed under an empty table.
     if (results.length === 0) process.stdout.write(table.header());
     results.push(result);
@@ -43,12 +43,15 @@ export async function runCommand(args: string[]): Promise<number> {
   return results.some((result) => result.failsRun) ? EXIT.failed : EXIT.ok;
 }
 
-async function runScenario(api: FaultlineApi, choice: ScenarioChoice, options: RunOptions): Promise<ScenarioRun> {
+async function runScenario(api: FaultlineApi, choice: ScenarioChoice, options: RunOptions, position: string): Promise<ScenarioRun> {
   const session = await api.createSession(choice.id, choice.params);
   const started = performance.now();
   try {
+    // The client's output goes to stderr: a header and a footer there say which scenario it belongs to.
+    process.stderr.write(`faultline: ── ${choice.id} (${position}), session ${session.id}: the client's output follows\n`);
     const child = await runChild(options.command, { FAULTLINE_MCP_URL: session.mcpUrl, FAULTLINE_SESSION_ID: session.id }, options.timeoutMs);
     const durationMs = performance.now() - started;
+    process.stderr.write(`faultline: ── ${choice.id}: the client's output ends (${wallTime(durationMs)})\n`);
     const [journal, checks] = await Promise.all([api.journal(session.id), api.checks(session.id)]);
     if (options.keep) process.stderr.write(`faultline: kept session ${session.id} (${choice.id}): ${session.mcpUrl}\n`);
     const exercisedBy = session.judging?.exercisedBy ?? "fault";

@@ -227,6 +227,10 @@ test("an SDK v2 client passes a scenario whose fault fired and was judged, and i
   assert.ok(pass?.checks.some((check) => check.status === "pass" && check.evidence.includes(pass.faults.entries[0]!)), JSON.stringify(pass?.checks));
   assert.deepEqual([notExercised?.result, notExercised?.failsRun, notExercised?.faults.fired], ["not exercised", true, 0]);
   assert.equal(notExercised?.requests, never.requests);
+  // Each scenario's client output sits between a header and a footer on stderr, in the order the scenarios ran.
+  const blocks = [...stderr.matchAll(/^faultline: ── (\S+) \((\d) of 2\), session \S+: the client's output follows\n([\s\S]*?)^faultline: ── \1: the client's output ends \(\d+\.\d s\)$/gm)];
+  assert.deepEqual(blocks.map((b) => [b[1], b[2]]), [["errors.tool_error", "1"], ["errors.tool_error", "2"]], stderr);
+  for (const block of blocks) assert.match(block[3]!, /^sdk-v2: place_order (ok|failed)/m);
 });
 
 test("with --allow-unexercised an SDK v1 client's never-fired scenario is reported as allowed, and the run passes", async () => {
