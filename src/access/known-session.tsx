@@ -6,7 +6,7 @@ import { ErrorCode, errorMessage } from "../wire/jsonrpc.ts";
 import { jsonResponse } from "../wire/response.ts";
 import { SECURITY_HEADERS } from "../dashboard/security.ts";
 import { DEFAULT_SESSION_ID } from "../session/record.ts";
-import { indexStub } from "../session/stubs.ts";
+import { indexStub, sessionStub } from "../session/stubs.ts";
 import { decodedSegment } from "./paths.ts";
 import { routedPath } from "./canonical-path.ts";
 import { capabilityRefusal } from "./capability.ts";
@@ -57,7 +57,7 @@ export async function assertKnownSession(env: Env, id: string): Promise<void> {
  * as soon as it starts, so every lookup of a made-up id used to leave a file behind. On the MCP endpoints the
  * capability URL's HMAC decides first (src/access/capability.ts); with the admin token set a verified URL needs no
  * index lookup, since only the server can have made it. Otherwise the index (one object, already there) answers.
- * The `default` session's MCP endpoint is let through: it comes into being on first use.
+ * The `default` session's MCP endpoint is let through: it comes into being on first use; its API and page make it too.
  */
 export const knownSession: MiddlewareHandler<{ Bindings: Env }> = async (c, next) => {
   const path = routedPath(c);
@@ -68,6 +68,8 @@ export const knownSession: MiddlewareHandler<{ Bindings: Env }> = async (c, next
     if (refused) return refused;
     if (capabilitiesEnabled(c.env) || target.id === DEFAULT_SESSION_ID) return next();
   }
+  // The default session exists from the first look, not only from the first MCP request (a DELETE still deletes).
+  if (target.id === DEFAULT_SESSION_ID && c.req.method !== "DELETE") await sessionStub(c.env, DEFAULT_SESSION_ID).ensureDefault();
   // PUT /api/sessions/{id}/scenario validates its body first (a wrong scenario is named whether or not the session
   // exists) and calls assertKnownSession itself.
   if (c.req.method === "PUT" && path.endsWith("/scenario")) return next();

@@ -203,6 +203,14 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /**
+   * Makes the `default` session exist when it is addressed through the API or the dashboard before any MCP request
+   * (the docs say /mcp is that session, so it should be there to look at); false for any other id that does not exist.
+   */
+  async ensureDefault(): Promise<boolean> {
+    return (this.record() ?? (await this.createDefault())) !== undefined;
+  }
+
+  /**
    * The `default` session comes into being on its first MCP request, so a client pointed at /mcp works with no
    * set-up; doing it here keeps every later request to one Durable Object call.
    */
