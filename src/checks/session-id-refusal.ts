@@ -9,7 +9,7 @@ const INVALID_REQUEST = -32600;
  * when a proxy strips the header): the session is still valid, so the client may resend with it or start a new one.
  */
 function isIdRefused(x: Exchange): boolean {
-  if (!x.isRequest || x.status !== 400 || x.sessionId === undefined || x.entry.era === "modern") return false;
+  if (!x.isRequest || x.status !== 400 || !x.sessionId || x.entry.era === "modern") return false;
   return errorCode(x) === INVALID_REQUEST && /mcp-session-id/i.test(rpcError(x)?.message ?? "");
 }
 
