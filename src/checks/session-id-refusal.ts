@@ -55,9 +55,9 @@ function judge(all: readonly Exchange[], refused: Exchange): Observation {
     // 2026-07-28 requests are stateless: not part of any session.
     if (x.httpMethod !== "POST" || (x.entry.era === "modern" && x.sessionId === undefined)) continue;
     if (x.sessionId === id && x.isRequest) {
-      const how = sameCall(refused, x) ? "resent it with the same session id" : `went on with the same session id: ${label(x)}`;
-      const answer = isIdRefused(x) ? "was refused the same way" : `got ${answerOf(x)}`;
-      return observe("pass", `After ${what}, the client ${how} (seq ${x.seq}), which ${answer}.`, refused.seq, x.seq);
+      const how = sameCall(refused, x) ? "resent it with the same session id" : "went on with the same session id";
+      const again = isIdRefused(x) ? " (refused the same way)" : "";
+      return observe("pass", `After ${what}, the client ${how}: ${label(x)} (seq ${x.seq}) got ${answerOf(x)}${again}.`, refused.seq, x.seq);
     }
     if (x.method === "initialize" && x.sessionId === undefined) return afterInitialize(all, what, refused, x);
     if (x.sessionId === undefined && x.isRequest) {
