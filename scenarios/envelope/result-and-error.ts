@@ -8,6 +8,6 @@ export default selectiveScenario({
   layer: "protocol",
   params: {},
   judging: { checks: ["bad-answer-handled", "non-idempotent-not-replayed"] },
-  example: { every: 2 },
+  example: { nth: 1 },
   fault: () => ({ kind: "envelope", variant: "result_and_error" }),
 });

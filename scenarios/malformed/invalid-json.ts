@@ -8,6 +8,6 @@ export default selectiveScenario({
   layer: "protocol",
   params: {},
   judging: { checks: ["bad-answer-handled", "non-idempotent-not-replayed"] },
-  example: { methods: ["tools/call"], nth: 2 },
+  example: { methods: ["tools/call"], nth: 1 },
   fault: () => ({ kind: "malformed", variant: "invalid_json" }),
 });

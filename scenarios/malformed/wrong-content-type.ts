@@ -8,6 +8,6 @@ export default selectiveScenario({
   layer: "transport",
   params: {},
   judging: { checks: ["bad-answer-handled", "non-idempotent-not-replayed"] },
-  example: { methods: ["*"] },
+  example: { methods: ["tools/call"] },
   fault: () => ({ kind: "malformed", variant: "wrong_content_type" }),
 });

@@ -11,7 +11,10 @@ export default defineScenario({
     supported: z.array(z.string().min(1)).min(1).default(["2025-11-25", "2025-06-18"]).describe("The versions the server says it supports"),
   }),
   judging: { checks: ["version-renegotiated"] },
-  example: { supported: ["2026-07-28"] },
+  // Lists neither 2025-11-25 nor 2026-07-28, so every official SDK client is refused however it starts: the v1 and
+  // default v2 clients at their 2025-11-25 initialize, a v2 client in auto mode at its 2026-07-28 probe. Both SDKs
+  // also speak 2025-06-18, so a client that re-negotiates has a version to go to, and version-renegotiated can judge.
+  example: { supported: ["2025-06-18"] },
   decide: ({ params, request }) => {
     const checked = request.era === "modern" || request.method === "initialize";
     // An initialize is judged on the version it asked for, not the one negotiation would have picked.

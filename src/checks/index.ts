@@ -1,4 +1,5 @@
 import { authChecks } from "./auth.ts";
+import { badAnswerChecks } from "./bad-answer.ts";
 import type { Check } from "./check.ts";
 import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
@@ -8,6 +9,7 @@ import { reinitializeChecks } from "./reinitialize.ts";
 import { renegotiateChecks } from "./renegotiate.ts";
 import { replayChecks } from "./replay.ts";
 import { retryChecks } from "./retries.ts";
+import { sessionIdRefusalChecks } from "./session-id-refusal.ts";
 import type { SlimEntry } from "../journal/slim.ts";
 import type { GrantEvent } from "../oauth/records.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
@@ -24,6 +26,8 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   reinitializeChecks,
   renegotiateChecks,
   methodNotFoundChecks,
+  badAnswerChecks,
+  sessionIdRefusalChecks,
   (all) => streamRecoveryChecks(all),
 ];
 

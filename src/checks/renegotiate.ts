@@ -26,10 +26,24 @@ function refusal(x: Exchange): Refusal | undefined {
   return { x, ...(supported ? { supported } : {}), ...(requested !== undefined ? { requested } : {}) };
 }
 
-function judge(nextRequest: (x: Exchange) => Exchange | undefined, { x, supported, requested }: Refusal): Observation {
+/**
+ * No request after the refusal: info in both eras, never a failure. The 2025 lifecycle names no retry after an
+ * initialize error (a client that supports none of the server's versions SHOULD disconnect), and 2026-07-28 asks a
+ * retry (SHOULD) only with a version both sides support, which the journal cannot know of the client.
+ */
+function gaveUp(what: string, x: Exchange, supported: string[] | undefined, last: boolean): Observation {
+  const tail = last ? "then sent nothing more" : "then sent no further request";
+  const listed = supported ? ` from data.supported ${show(supported)}` : "";
+  const rule = errorCode(x) === UNSUPPORTED_PROTOCOL_VERSION
+    ? "2026-07-28 asks for a retry with a version both sides support, if the client has one"
+    : "the 2025 lifecycle names no retry after an initialize error, and a client that supports none of the server's versions SHOULD disconnect";
+  return observe("info", `After ${what} (seq ${x.seq}), the client ${tail}: it gave up without trying a version${listed} (${rule}).`, x.seq);
+}
+
+function judge(nextRequest: (x: Exchange) => Exchange | undefined, { x, supported, requested }: Refusal, last: boolean): Observation {
   const what = `the ${errorCode(x)} refusal of ${requested ?? "its version"} to ${label(x)}`;
   const next = nextRequest(x);
-  if (!next) return observe("info", `No request after ${what}: the client did not try another version.`, x.seq);
+  if (!next) return gaveUp(what, x, supported, last);
   const used = requestedVersion(next);
   const how = next.method === "initialize" ? `fell back to initialize with ${show(used)}` : `sent ${label(next)} with version ${show(used)}`;
   if (used !== undefined && used === requested) {
@@ -49,5 +63,5 @@ export function renegotiateChecks(all: readonly Exchange[]): Check[] {
   const refusals = all.map(refusal).filter((r): r is Refusal => r !== undefined);
   // Every request shares one key, so "next" is simply the next request.
   const nextRequest = nextByKey(all, (y) => (y.isRequest ? "" : undefined));
-  return summarize("version-renegotiated", refusals.map((r) => judge(nextRequest, r)));
+  return summarize("version-renegotiated", refusals.map((r) => judge(nextRequest, r, r.x.index === all.length - 1)));
 }

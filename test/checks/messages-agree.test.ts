@@ -13,14 +13,19 @@ import { call, cutCall, entry, type EntryInput, initialize, MODERN, resumeGet, T
 // tool that never ran, a gap) that the journal entries it cites contradict. The journals follow the entry schema
 // (src/journal/entry.ts, each one parsed by it) and realistic sequences: calls answered or refused in every way the
 // checks judge (503 and 429 with or without Retry-After, 401 and 403 challenges, -32602 and -32603, tool errors, cut
-// streams with and without event ids, resumed GETs), identical resends, changed arguments, effects as the server
-// journals them, other methods (initialize, server/discover, tools/list, notifications, a GET's 405) and grants.
+// streams with and without event ids, resumed GETs, malformed, envelope and bad_result answers, a legacy 400 saying
+// Mcp-Session-Id is required, an initialize refused for its version), identical resends, changed arguments, effects
+// as the server journals them, other methods (initialize, server/discover, tools/list, notifications, a GET's 405)
+// and grants.
 
 /** Fixed, so a failure reproduces; FUZZ_SEED picks another fixed seed, as for the HTTP fuzzing. */
 const SEED = Number(process.env.FUZZ_SEED ?? "20261201");
 const RUNS = Number(process.env.FUZZ_CASES ?? "300");
 
-const KINDS = ["ok", "503", "503-wait", "429-wait", "401", "403", "invalid", "internal", "tool-error", "cut", "cut-ids", "get-405", "initialize", "discover", "tools-list", "notification"] as const;
+const KINDS = [
+  "ok", "503", "503-wait", "429-wait", "401", "403", "invalid", "internal", "tool-error", "cut", "cut-ids", "get-405", "initialize", "discover", "tools-list", "notification",
+  "malformed", "envelope", "bad-result", "id-refused", "legacy-ok", "init-refused",
+] as const;
 type Kind = (typeof KINDS)[number];
 const TOOLS = ["place_order", "echo", "send_mail"] as const;
 
@@ -62,6 +67,11 @@ const grantArb = (span: number): fc.Arbitrary<GrantEvent> =>
 const challenge = (error: string, scope = "") => ({ "www-authenticate": `Bearer error="${error}"${scope ? `, scope="${scope}"` : ""}, resource_metadata="https://x/.well-known/oauth-protected-resource/mcp"` });
 const argsOf = (tool: string, variant: number) => (tool === "place_order" ? { item: "widget", quantity: variant } : tool === "echo" ? { text: `t${variant}` } : { to: `u${variant}` });
 
+/** The step's entries, with the fault the scenario performed on its call journalled as the recorder does. */
+function faulted(made: { entries: JournalEntry[]; call?: { tool: string; args: Record<string, unknown>; id: number } }, kind: string, variant: string) {
+  return { ...made, entries: made.entries.map((e) => ({ ...e, fault: { kind, rule: "generated", detail: { kind, variant } } })) };
+}
+
 /** The entries one step adds, as the recorder would journal them (a tools/call, or another exchange). */
 function build(s: Step, seq: number, at: number, previous: { tool: string; args: Record<string, unknown>; id: number } | undefined): { entries: JournalEntry[]; call?: { tool: string; args: Record<string, unknown>; id: number } } {
   const again = s.resend && previous !== undefined;
@@ -89,6 +99,18 @@ function build(s: Step, seq: number, at: number, previous: { tool: string; args:
       return made({ error: { code: -32602, message: "Invalid params (injected by Faultline)" }, ...none });
     case "internal":
       return made({ error: { code: -32603, message: "Internal error" }, ...none });
+    case "malformed":
+      return faulted(made({ body: "{jsonrpc: 2.0, id: oops", responseHeaders: { "content-type": "application/json" }, ...none }), "malformed", "invalid_json");
+    case "envelope":
+      return faulted(made({ ...ran }), "envelope", "wrong_id");
+    case "bad-result":
+      return faulted(made({ result: { resultType: "complete", content: { type: "text", text: "ok" } }, ...ran }), "bad_result", "content_not_array");
+    case "id-refused":
+      return made({ legacy: true, headers: { "mcp-session-id": `sess-${s.variant}`, "mcp-protocol-version": "2025-11-25" }, status: 400, error: { code: -32600, message: "Bad Request: Mcp-Session-Id header is required" }, ...none });
+    case "legacy-ok":
+      return made({ legacy: true, headers: { "mcp-session-id": `sess-${s.variant}`, "mcp-protocol-version": "2025-11-25" }, effects: "ran" });
+    case "init-refused":
+      return { entries: [initialize(seq, at, { error: { code: -32602, message: "Unsupported protocol version", data: { supported: ["2025-06-18"], requested: "2025-11-25" } } })] };
     case "tool-error":
       return made({ result: { content: [{ type: "text", text: "Payment declined" }], isError: true }, ...(s.effects === "absent" ? {} : { effects: "possible" as const }) });
     case "cut":
@@ -216,12 +238,14 @@ test("no check's message states a fact the journal entries it cites contradict, 
     return fc.tuple(fc.constant(entries), fc.option(fc.array(grantArb(span), { maxLength: 3 }), { nil: undefined }));
   });
   let judgedChecks = 0;
+  const ids = new Set<string>();
   const run = fc.check(
     fc.property(journal, ([entries, grants]) => {
       for (const e of entries) JournalEntrySchema.parse(e);
       const all = timeline(entries);
       const checks = judged(entries, grants?.sort((a, b) => a.at - b.at));
       judgedChecks += checks.length;
+      for (const c of checks) ids.add(c.id);
       const found = checks.flatMap((c) => contradictions(c, all));
       if (found.length > 0) throw new Error(found.join("\n"));
     }),
@@ -230,6 +254,7 @@ test("no check's message states a fact the journal entries it cites contradict, 
   // The shrunk journal's contradictions, readable (fast-check's report leaves the error out).
   assert.equal(run.failed, false, run.failed ? `${String(run.errorInstance)}\n(seed ${SEED}, path ${run.counterexamplePath})` : "");
   assert.ok(judgedChecks > RUNS, `the generated journals trigger checks (${judgedChecks} in ${RUNS} journals)`);
+  for (const id of ["bad-answer-handled", "session-id-refusal-handled", "version-renegotiated"]) assert.ok(ids.has(id), `the generated journals trigger ${id}`);
 });
 
 // The property's own claims, each shown to catch the message it is there for (the messages of issue 24).
