@@ -50,7 +50,9 @@ function stripCorsOnFaults(target: string): Server {
 }
 
 before(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  // The browser first: without Chromium it throws before a server is started that no after hook could close.
+  browser = await launchBrowser();
+  server = await startServer();
   pageServer = await servePage();
   pageOrigin = await listen(pageServer);
   stripping = stripCorsOnFaults(server.url);

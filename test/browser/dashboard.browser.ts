@@ -21,7 +21,9 @@ let browser: Browser;
 let opened: Awaited<ReturnType<typeof openPage>>[] = [];
 
 before(async () => {
-  [server, browser] = await Promise.all([npmStart(), launchBrowser()]);
+  // The browser first: without Chromium it throws before a server is started that no after hook could close.
+  browser = await launchBrowser();
+  server = await npmStart();
 });
 after(async () => {
   await browser?.close();

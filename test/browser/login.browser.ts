@@ -44,10 +44,9 @@ before(async () => {
   const address = proxy.address();
   assert.ok(address && typeof address === "object");
   publicUrl = `http://127.0.0.2:${address.port}`;
-  [server, browser] = await Promise.all([
-    npmStart(undefined, { FAULTLINE_ADMIN_TOKEN: ADMIN, FAULTLINE_VIEWER_TOKEN: VIEWER, FAULTLINE_PUBLIC_URL: publicUrl }),
-    launchBrowser(),
-  ]);
+  // The browser first: without Chromium it throws before a server is started that no after hook could close.
+  browser = await launchBrowser();
+  server = await npmStart(undefined, { FAULTLINE_ADMIN_TOKEN: ADMIN, FAULTLINE_VIEWER_TOKEN: VIEWER, FAULTLINE_PUBLIC_URL: publicUrl });
 });
 after(async () => {
   await browser?.close();

@@ -34,6 +34,10 @@ for patch in "${patches[@]}"; do
   if node --test --test-concurrency=2 $tests >/tmp/mutation-"$name".log 2>&1; then
     echo "MUTATION $name: SURVIVED — $tests still pass with the rule broken ($(sed -n 's/^Breaks: //p' "$patch"))" >&2
     survived+=("$name")
+  elif grep -q "No Chromium at" /tmp/mutation-"$name".log; then
+    # A test that could not start is no kill: the rule was never tried.
+    echo "MUTATION $name: NOT RUN — its browser tests found no Chromium (install it first, as .ci/run does)" >&2
+    not_applied+=("$name")
   else
     echo "mutation $name: killed ($(grep -c '^not ok' /tmp/mutation-"$name".log) failing tests in $tests)"
     killed+=("$name")
@@ -41,5 +45,5 @@ for patch in "${patches[@]}"; do
   revert
 done
 
-echo "mutations: ${#killed[@]} killed, ${#survived[@]} survived, ${#not_applied[@]} did not apply"
+echo "mutations: ${#killed[@]} killed, ${#survived[@]} survived, ${#not_applied[@]} did not apply or could not run"
 [[ ${#survived[@]} -eq 0 && ${#not_applied[@]} -eq 0 ]]

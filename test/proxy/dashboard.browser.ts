@@ -11,7 +11,9 @@ const server = useServer();
 let upstream: Upstream;
 let browser: Browser;
 before(async () => {
-  [upstream, browser] = await Promise.all([startUpstream(), launchBrowser()]);
+  // The browser first: without Chromium it throws before an upstream is started that no after hook could close.
+  browser = await launchBrowser();
+  upstream = await startUpstream();
 });
 after(async () => {
   await browser?.close();
