@@ -22,3 +22,15 @@ export const challengeScope = () =>
 
 /** An auth-param value inside a quoted string of WWW-Authenticate, such as error="invalid_token". */
 export const challengeParam = () => z.string().min(1).max(200).regex(AUTH_PARAM, "must be printable ASCII without quotes, backslashes or control characters (RFC 6750 §3)");
+
+/** An HTTP field name: an RFC 9110 token. */
+const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A field value a Worker can send: no CR, LF, NUL or other control character but tab, and no character past U+00FF. */
+const SENDABLE_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Why a header cannot be stored to be sent again (a replayed HAR), or undefined when it can. */
+export function headerProblem(name: string, value: string): { rule: "header_name" | "header_value"; message: string } | undefined {
+  if (!FIELD_NAME.test(name)) return { rule: "header_name", message: `the header name ${JSON.stringify(name.slice(0, 64))} is not an HTTP token (RFC 9110 §5.1)` };
+  if (!SENDABLE_VALUE.test(value)) return { rule: "header_value", message: `the value of header '${name}' holds a control character (CR, LF, NUL…) or a character past U+00FF (RFC 9110 §5.5)` };
+  return undefined;
+}

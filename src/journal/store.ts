@@ -2,6 +2,7 @@ import { clientKey, retryOrigin, type WireAttempt } from "./retry-origin.ts";
 import { callDigests, type SlimEntry, slimEntry, type StoredParses } from "./slim.ts";
 import { OUTCOMES, type Outcome } from "../classify/index.ts";
 import { type JournalEntry, type NewJournalEntry, TRUNCATION_MARKER } from "./entry.ts";
+import { boundedNames } from "./stored-names.ts";
 import { type ParsedBody, type RedactOptions, redactBody, redactCapabilitiesIn, redactHeaders } from "./redact.ts";
 
 export interface RetentionLimits {
@@ -88,6 +89,22 @@ export interface JournalSql {
   exec<T extends Record<string, ArrayBuffer | string | number | null>>(query: string, ...bindings: unknown[]): { toArray(): T[]; one(): T };
 }
 
+/**
+ * Characters of stored entries one page returns at most (at least one entry): a page crosses the Durable Object's RPC,
+ * which refuses a message over 32 MiB, so a page of large entries is shortened and the rest follows from its cursor.
+ */
+export const PAGE_MAX_CHARS = 8 * 1024 * 1024;
+
+/** The rows of a page up to PAGE_MAX_CHARS of entry text; always the first. */
+function withinPageBudget<T extends { entry: string }>(rows: T[]): T[] {
+  let chars = 0;
+  for (let i = 0; i < rows.length; i++) {
+    chars += rows[i]!.entry.length;
+    if (chars > PAGE_MAX_CHARS && i > 0) return rows.slice(0, i);
+  }
+  return rows;
+}
+
 /** A call's newest attempt as the journal stored it: what a retry of it is judged against. */
 interface LastAttempt {
   seq: number;
@@ -168,9 +185,11 @@ export class JournalStore {
   /**
    * Stores an entry (one INSERT, now or at the next flush), applies retention, and returns it with its sequence
    * number. The call digests are taken from the bodies as sent; everything stored (the entry and the checks'
-   * projection of it) is redacted. `parsed` holds the bodies the pipeline parsed already, which are not parsed again.
+   * projection of it) is redacted, and every name in it bounded first (boundedNames). `parsed` holds the bodies the
+   * pipeline parsed already, which are not parsed again.
    */
-  append(entry: NewJournalEntry, now: number, parsed: EntryParses = {}): JournalEntry {
+  append(whole: NewJournalEntry, now: number, parsed: EntryParses = {}): JournalEntry {
+    const entry = boundedNames(whole);
     const { callDigest, paramsDigest } = callDigests(entry.request.body, this.key, parsed.request);
     const { entry: redacted, parsed: parses } = redactEntry(entry, this.redact, parsed);
     const callKey = entry.rpc.kind === "request" && callDigest !== undefined ? `${entry.rpc.method}\u0000${callDigest}` : undefined;
@@ -291,9 +310,10 @@ export class JournalStore {
     if (q.limit !== undefined) args.push(q.limit + 1);
     const sql = `SELECT entry FROM journal ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq ${q.order === "asc" ? "ASC" : "DESC"}${q.limit !== undefined ? " LIMIT ?" : ""}`;
     const rows = this.sql.exec<{ entry: string }>(sql, ...args).toArray();
-    const entries = rows.slice(0, q.limit).map((r) => JSON.parse(r.entry) as JournalEntry);
+    const kept = withinPageBudget(rows.slice(0, q.limit));
+    const entries = kept.map((r) => JSON.parse(r.entry) as JournalEntry);
     const last = entries.at(-1);
-    return q.limit !== undefined && rows.length > q.limit && last ? { entries, nextSeq: last.seq } : { entries };
+    return kept.length < rows.length && last ? { entries, nextSeq: last.seq } : { entries };
   }
 
   /** Up to `limit` projections for the checks with seq greater than `afterSeq`, oldest first. */

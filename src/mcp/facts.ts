@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedClientInfo } from "../base/stored-bounds.ts";
 import type { Decision } from "../faults/schema.ts";
 import type { RequestFacts } from "./scenario.ts";
 import type { Deadline } from "../wire/deadline.ts";
@@ -88,5 +89,6 @@ export function clientInfoOf(body: unknown): Record<string, unknown> | undefined
   const params = isRecord(body) && isRecord(body.params) ? body.params : {};
   const meta = isRecord(params._meta) ? params._meta : {};
   const info = meta[META.clientInfo] ?? params.clientInfo;
-  return isRecord(info) ? info : undefined;
+  // Bounded here, once: the journal keeps it with every entry (src/base/stored-bounds.ts).
+  return isRecord(info) ? boundedClientInfo(info) : undefined;
 }

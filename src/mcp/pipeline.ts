@@ -23,6 +23,7 @@
  *     error and Faultline's MCP session facts are dropped, and the request is forwarded as it came.
  * Every response ends within FAULTLINE_MAX_RESPONSE_SECONDS (src/mcp/deadline.ts), enforced while it is written.
  */
+import { cutName } from "../base/stored-bounds.ts";
 import { z } from "zod";
 import type { Decision, Fault } from "../faults/schema.ts";
 import { isTransportFault } from "../faults/schema.ts";
@@ -177,7 +178,8 @@ const ResumableSchema = z.object({
 
 function resumable(message: Record<string, unknown>, facts: Facts & { message: MessageFacts }): z.infer<typeof ResumableSchema> {
   const { id, method, toolName } = facts.rpc;
-  const rpc = { ...(id !== undefined ? { id } : {}), ...(method ? { method } : {}), kind: "request" as const, ...(toolName ? { toolName } : {}) };
+  // Stored: the names cut like the journal's (src/base/stored-bounds.ts).
+  const rpc = { ...(id !== undefined ? { id } : {}), ...(method ? { method: cutName(method) } : {}), kind: "request" as const, ...(toolName ? { toolName: cutName(toolName) } : {}) };
   return { message, call: { rpc, era: facts.message.request.era, ...(facts.protocolVersion ? { protocolVersion: facts.protocolVersion } : {}) } };
 }
 

@@ -1,6 +1,8 @@
 import { type HarEntry, HarSchema } from "../classify/index.ts";
 import { TRUNCATION_MARKER } from "../journal/entry.ts";
-import { REDACTED } from "../journal/redact.ts";
+import { REDACTED, redactBody, redactHeaders, type RedactOptions } from "../journal/redact.ts";
+import { headerProblem } from "../base/header-safe.ts";
+import type { Issue } from "../api-error.ts";
 import { callParams, canonical } from "../mcp/call-params.ts";
 import { rpcOf } from "../mcp/facts.ts";
 import { isRecord } from "../wire/jsonrpc.ts";
@@ -9,13 +11,34 @@ import { keyBytes, matchKey, newRecordingKey, parseJson } from "./match.ts";
 
 export { HarSchema };
 
-/** What a HAR gives a replay: its POSTs of JSON-RPC messages as a recording, and the entries left out, with why. */
+/**
+ * What a HAR gives a replay: its POSTs of JSON-RPC messages as a recording, the entries left out, with why, and the
+ * first header of a replayed entry that could not be sent again (then the upload is refused: a replay would fail).
+ */
 export interface HarRecording {
   recording: Recording;
   skipped: { index: number; reason: string }[];
+  badHeader?: Issue;
 }
 
-const pairs = (headers: { name: string; value: string }[]) => Object.fromEntries(headers.map((h) => [h.name.toLowerCase(), h.value]));
+type HarHeader = { name: string; value: string };
+
+/** HTTP/2 and HTTP/3 pseudo-headers (":status", ":authority") are not headers: a browser's HAR lists them, a replay drops them. */
+const realHeaders = (headers: HarHeader[]) => headers.filter((h) => !h.name.startsWith(":"));
+const pairs = (headers: HarHeader[]) => Object.fromEntries(realHeaders(headers).map((h) => [h.name.toLowerCase(), h.value]));
+
+/** The first header of an entry that no Worker can send (a CR in a value, a space in a name), as a 400's issue. */
+function badHeaderOf(entry: HarEntry, index: number): Issue | undefined {
+  for (const side of ["request", "response"] as const) {
+    const headers = entry[side].headers;
+    for (const [i, h] of headers.entries()) {
+      if (h.name.startsWith(":")) continue;
+      const problem = headerProblem(h.name, h.value);
+      if (problem) return { path: `log.entries[${index}].${side}.headers[${i}]`, rule: problem.rule, message: `entry ${index}, ${side} header ${i}: ${problem.message}` };
+    }
+  }
+  return undefined;
+}
 
 /**
  * A HAR (Faultline's own export, or a browser's or proxy's) as a recording. Only POSTs whose body is a JSON-RPC
@@ -24,12 +47,13 @@ const pairs = (headers: { name: string; value: string }[]) => Object.fromEntries
  * (Faultline's `_faultline.truncated`, or its visible marker) or when the part of a request the match digests was
  * redacted, since no real request could match it.
  */
-export function harRecording(har: ReturnType<typeof HarSchema.parse>): HarRecording {
+export function harRecording(har: ReturnType<typeof HarSchema.parse>, redact: RedactOptions = {}): HarRecording {
   const key = newRecordingKey();
   const bytes = keyBytes(key);
   const exchanges: RecordedExchange[] = [];
   const skipped: HarRecording["skipped"] = [];
   let truncated: string | undefined;
+  let badHeader: Issue | undefined;
   har.log.entries.forEach((entry, index) => {
     const text = entry.request.postData?.text;
     const method = (entry.request.method ?? "GET").toUpperCase();
@@ -47,15 +71,21 @@ export function harRecording(har: ReturnType<typeof HarSchema.parse>): HarRecord
       skipped.push({ index, reason: method === "POST" ? "the request body is not a JSON-RPC request or notification" : `a ${method} is not replayed (only POSTs of JSON-RPC messages are)` });
       return;
     }
-    const exchange = harExchange(entry, text, parsed, match);
+    badHeader ??= badHeaderOf(entry, index);
+    const exchange = harExchange(entry, text, parsed, match, redact);
     truncated ??= tooLong(exchange, index) ?? redactedReason(parsed, index);
     exchanges.push(exchange);
   });
   if (exchanges.length > RECORDING_LIMITS.exchanges) truncated ??= `the HAR has ${exchanges.length} replayable entries; a recording holds at most ${RECORDING_LIMITS.exchanges}`;
-  return { recording: { key, ...(truncated !== undefined ? { truncated } : {}), exchanges }, skipped };
+  return { recording: { key, ...(truncated !== undefined ? { truncated } : {}), exchanges }, skipped, ...(badHeader ? { badHeader } : {}) };
 }
 
-function harExchange(entry: HarEntry, text: string, parsed: unknown, match: RecordedExchange["match"]): RecordedExchange {
+/**
+ * One replayed entry as stored. The request is redacted like the journal's (its headers: Authorization, Cookie,
+ * API-key-like names and credential-like values; its body's secret fields), after the match digest was taken from
+ * it; the entry's URL, query included, is not kept. The response is kept as recorded: the replay serves it.
+ */
+function harExchange(entry: HarEntry, text: string, parsed: unknown, match: RecordedExchange["match"], redact: RedactOptions): RecordedExchange {
   const content = entry.response.content;
   const body = content.encoding === "base64" && content.text !== undefined ? decodeBase64(content.text) : (content.text ?? "");
   const headers = pairs(entry.response.headers);
@@ -65,7 +95,7 @@ function harExchange(entry: HarEntry, text: string, parsed: unknown, match: Reco
   return {
     time: typeof entry.startedDateTime === "string" ? entry.startedDateTime : new Date(0).toISOString(),
     durationMs: time,
-    request: { method: "POST", headers: pairs(entry.request.headers), body: { text, truncated: false } },
+    request: { method: "POST", headers: redactHeaders(pairs(entry.request.headers), redact), body: { text: redactBody(text, redact, { value: parsed }).text, truncated: false } },
     response: {
       status: entry.response.status,
       headers,

@@ -1,3 +1,4 @@
+import { headerProblem } from "../base/header-safe.ts";
 import type { Effects, MessageFacts } from "../mcp/facts.ts";
 import type { Decision } from "../faults/schema.ts";
 import { replyWith, type Answer } from "../faults/perform.ts";
@@ -121,9 +122,10 @@ function unmatched(message: MessageFacts, times: number): Decision {
  * for a recording of a stateless server too (a proxied upstream that issued no id): the replay is a Faultline
  * session, which checks legacy session ids, so its initialize always issues one.
  */
-function replayHeaders(exchange: RecordedExchange, message: MessageFacts, session: SessionRuntime): Record<string, string> {
+export function replayHeaders(exchange: RecordedExchange, message: MessageFacts, session: SessionRuntime): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(exchange.response.headers)) if (!CONNECTION_HEADERS.has(name)) out[name] = value;
+  // A header no Worker can send (a recording stored before uploads were checked) is left out rather than failing the answer.
+  for (const [name, value] of Object.entries(exchange.response.headers)) if (!CONNECTION_HEADERS.has(name) && !headerProblem(name, value)) out[name] = value;
   if (out["mcp-session-id"] === undefined && message.newMcpSessionId === undefined) return out;
   const id = message.newMcpSessionId ?? message.request.mcpSessionId;
   if (id === undefined) {

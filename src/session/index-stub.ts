@@ -1,7 +1,7 @@
 import type { SessionIndex } from "./session-index.ts";
 import type { Remote } from "./remote.ts";
 
-type IndexApi = Remote<Pick<SessionIndex, "put" | "reserve" | "has" | "remove" | "page" | "count" | "audit" | "auditPage">>;
+type IndexApi = Remote<Pick<SessionIndex, "put" | "reserve" | "has" | "remove" | "page" | "count" | "audit" | "auditPage" | "reserveUpload" | "removeUpload">>;
 
 /**
  * The stub of the one SessionIndex. Apart from the class so that the app (src/app.ts), which Node imports in the

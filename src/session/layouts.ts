@@ -70,5 +70,9 @@ export const INDEX_LAYOUT: StorageLayout = {
       name: "the audit log",
       up: (sql) => void sql.exec("CREATE TABLE IF NOT EXISTS audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, line TEXT NOT NULL)"),
     },
+    {
+      name: "the list of uploaded HARs, so FAULTLINE_MAX_UPLOADS can bound them",
+      up: (sql) => void sql.exec("CREATE TABLE IF NOT EXISTS uploads (id TEXT PRIMARY KEY, created_at TEXT NOT NULL)"),
+    },
   ],
 };

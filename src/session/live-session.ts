@@ -3,6 +3,7 @@ import { importKey } from "../mcp/request-state.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
 import type { LogLevel } from "../mcp/tool.ts";
 import { SqlTaskStore } from "./task-store.ts";
+import { boundedCapabilities, boundedClientInfo, cutName } from "../base/stored-bounds.ts";
 
 type SqlValue = ArrayBuffer | string | number | null;
 
@@ -25,6 +26,16 @@ const COUNTERS_PER_STATEMENT = 40;
 
 /** MCP sessions kept in memory at most; past it, memory starts again from storage. */
 const MCP_SESSIONS_IN_MEMORY = 1_000;
+
+/**
+ * Bounds on a session's tables that clients grow (docs/security.md, "What a session stores"): distinct counter keys
+ * (past it, a new key is counted in its family's overflow key, `method:(other)`…), MCP sessions (`mcp_sessions`) and
+ * kept resumable events (`resumable`); past either of the last two the oldest rows go first.
+ */
+export const SESSION_TABLE_LIMITS = { counterKeys: 4_096, mcpSessions: 1_000, resumable: 100 } as const;
+
+/** The key a counter past SESSION_TABLE_LIMITS.counterKeys is counted under: its family's (up to the first colon). */
+export const overflowKey = (key: string) => `${key.slice(0, key.indexOf(":") + 1)}(other)`;
 
 /** An MCP session as stored: its row, and the clientInfo its initialize sent. */
 interface McpSessionMemory {
@@ -55,6 +66,8 @@ export class LiveSession implements SessionRuntime {
    */
   private readonly counts = new Map<string, number>();
   private readonly changed = new Set<string>();
+  /** Distinct counter keys stored or waiting, read from storage when first needed; undefined: not read yet. */
+  private keys: number | undefined;
   private readonly flushSoon: () => void;
 
   constructor(ctx: SessionState, flushSoon: () => void) {
@@ -77,14 +90,31 @@ export class LiveSession implements SessionRuntime {
   }
 
   count(key: string): number {
-    const n = this.counted(key) + 1;
-    this.counts.set(key, n);
-    this.changed.add(key);
+    const slot = this.slot(key);
+    const n = this.read(slot) + 1;
+    if (n === 1 && this.keys !== undefined) this.keys++;
+    this.counts.set(slot, n);
+    this.changed.add(slot);
     if (this.changed.size === 1) this.flushSoon();
     return n;
   }
 
   counted(key: string): number {
+    return this.read(this.slot(key));
+  }
+
+  /**
+   * Where a key is counted: the key cut like a name (MAX_STORED_NAME), or its family's overflow key when it is new
+   * and the session holds SESSION_TABLE_LIMITS.counterKeys keys already, so a client's names cannot grow the table.
+   */
+  private slot(key: string): string {
+    const cut = cutName(key);
+    if (this.read(cut) > 0) return cut;
+    this.keys ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM counters").one().n;
+    return this.keys < SESSION_TABLE_LIMITS.counterKeys ? cut : overflowKey(cut);
+  }
+
+  private read(key: string): number {
     const known = this.counts.get(key);
     if (known !== undefined) return known;
     const n = this.sql.exec<{ n: number }>("SELECT n FROM counters WHERE k = ?", key).toArray()[0]?.n ?? 0;
@@ -112,6 +142,7 @@ export class LiveSession implements SessionRuntime {
   clearCounters(): void {
     this.counts.clear();
     this.changed.clear();
+    this.keys = undefined;
     this.sql.exec("DELETE FROM counters");
   }
 
@@ -151,12 +182,22 @@ export class LiveSession implements SessionRuntime {
     return memory;
   }
 
+  /**
+   * Stores a new MCP session, its capabilities and clientInfo bounded (src/base/stored-bounds.ts), and drops the
+   * oldest (by creation) past SESSION_TABLE_LIMITS.mcpSessions: a client that drops one gets 404 and initializes again.
+   */
   createMcpSession(id: string, protocolVersion: string, clientCapabilities: Record<string, unknown>, clientInfo: unknown): void {
+    const info = clientInfo !== null && typeof clientInfo === "object" && !Array.isArray(clientInfo) ? boundedClientInfo(clientInfo as Record<string, unknown>) : null;
     this.sql.exec(
       "INSERT INTO mcp_sessions (id, protocol_version, capabilities, client_info, created_at) VALUES (?, ?, ?, ?, ?)",
-      id, protocolVersion, JSON.stringify(clientCapabilities), JSON.stringify(clientInfo ?? null), Date.now(),
+      id, cutName(protocolVersion), JSON.stringify(boundedCapabilities(clientCapabilities)), JSON.stringify(info), Date.now(),
     );
     this.mcpSessions.delete(id); // read back as stored
+    const dropped = this.sql.exec<{ id: string }>(
+      "DELETE FROM mcp_sessions WHERE rowid IN (SELECT rowid FROM mcp_sessions ORDER BY rowid DESC LIMIT -1 OFFSET ?) RETURNING id",
+      SESSION_TABLE_LIMITS.mcpSessions,
+    );
+    for (const row of dropped.toArray()) this.mcpSessions.delete(row.id);
   }
 
   getMcpSession(id: string): McpSessionRow | undefined {
@@ -208,8 +249,10 @@ export class LiveSession implements SessionRuntime {
     return resolve !== undefined;
   }
 
+  /** Keeps a cut stream's event for a resumption; past SESSION_TABLE_LIMITS.resumable the oldest kept go first. */
   keepForResume(eventId: string, message: Record<string, unknown>): void {
     this.sql.exec("INSERT OR REPLACE INTO resumable (event_id, message, created_at) VALUES (?, ?, ?)", eventId, JSON.stringify(message), Date.now());
+    this.sql.exec("DELETE FROM resumable WHERE rowid IN (SELECT rowid FROM resumable ORDER BY rowid DESC LIMIT -1 OFFSET ?)", SESSION_TABLE_LIMITS.resumable);
   }
 
   takeResumed(eventId: string): Record<string, unknown> | undefined {

@@ -67,6 +67,22 @@ export class SessionIndex extends DurableObject<Env> {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sessions").one().n;
   }
 
+  // ---- uploaded HARs ----
+
+  /**
+   * Lists an uploaded HAR unless `cap` are listed already: the count and the insert are one call, so concurrent
+   * uploads cannot pass the cap. Uploads stored before the list existed are not counted.
+   */
+  reserveUpload(id: string, createdAt: string, cap: number): "reserved" | "full" {
+    if (this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM uploads").one().n >= cap) return "full";
+    this.sql.exec("INSERT OR REPLACE INTO uploads (id, created_at) VALUES (?, ?)", id, createdAt);
+    return "reserved";
+  }
+
+  removeUpload(id: string): void {
+    this.sql.exec("DELETE FROM uploads WHERE id = ?", id);
+  }
+
   // ---- the audit log ----
 
   /** Appends a line and drops the oldest beyond `maxLines`, so the log stays bounded. */

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import type { NewJournalEntry } from "../../src/journal/entry.ts";
-import { type JournalSql, JournalStore, type RetentionLimits, WRITE_BEHIND_MAX_ROWS } from "../../src/journal/store.ts";
+import { type JournalSql, JournalStore, PAGE_MAX_CHARS, type RetentionLimits, WRITE_BEHIND_MAX_ROWS } from "../../src/journal/store.ts";
+import { cutName, MAX_STORED_HEADER, MAX_STORED_NAME, NAME_CUT_MARKER } from "../../src/base/stored-bounds.ts";
 import { classify } from "../../src/classify/index.ts";
 import { storageOn } from "../helpers/node-sql.ts";
 import { SESSION_LAYOUT } from "../../src/session/layouts.ts";
@@ -190,4 +191,43 @@ test("a retry of a call whose failed attempt still waits in memory links to it",
   const store = new JournalStore(sqlOn(new DatabaseSync(":memory:")), { maxEntries: 1_000, maxAgeMs: 1_000 * HOUR }, {}, () => {});
   const failed = store.append(call("pending", true, NOW), NOW);
   assert.equal(store.append(call("pending", false, NOW), NOW).retryOf, failed.seq);
+});
+
+test("every name an entry holds is stored cut with the marker, and the method column and the projection hold the cut one", () => {
+  const db = new DatabaseSync(":memory:");
+  const store = storeOn(db);
+  const long = "m".repeat(800_000);
+  const e = entry(1, T0);
+  const verdict = classify({ request: { headers: {}, body: {} }, response: { status: 200, headers: { "content-type": "application/json" }, body: { jsonrpc: "2.0", id: 1, error: { code: -32601, message: `Method not found: ${long}`, data: { method: long } } } } });
+  store.append({ ...e, rpc: { id: long, method: long, kind: "request", toolName: long }, mcpSessionId: long, clientInfo: { name: long }, request: { ...e.request, headers: { [`x-${long}`]: long, "mcp-method": long } }, verdict }, T0);
+  const row = db.prepare("SELECT method, entry, slim FROM journal").get() as { method: string; entry: string; slim: string };
+  assert.equal(row.method.length, MAX_STORED_NAME);
+  assert.ok(row.method.endsWith(NAME_CUT_MARKER));
+  assert.ok(row.entry.length < 12_000, `the stored entry holds ${row.entry.length} characters`);
+  assert.ok(row.slim.length < 12_000, `the stored projection holds ${row.slim.length} characters`);
+  const stored = JSON.parse(row.entry);
+  assert.equal(stored.rpc.toolName, cutName(long));
+  assert.equal(stored.request.headers["mcp-method"], cutName(long, MAX_STORED_HEADER));
+  assert.equal(stored.verdict.outcome, verdict.outcome, "the verdict keeps its outcome");
+});
+
+test("a page of large entries stops at the page's character budget and hands on a cursor", () => {
+  const db = new DatabaseSync(":memory:");
+  const store = storeOn(db);
+  const big = "x".repeat(1024 * 1024);
+  for (let i = 1; i <= 20; i++) {
+    const e = entry(i, T0 + i);
+    store.append({ ...e, response: { ...e.response, body: { text: big, bytes: big.length, truncated: false } } }, T0 + i);
+  }
+  const first = store.query({ limit: 1000, order: "asc" });
+  assert.ok(first.entries.length < 20 && first.entries.length >= 1, `${first.entries.length} entries`);
+  assert.ok(JSON.stringify(first.entries).length <= PAGE_MAX_CHARS + 1024 * 1024 + 4096);
+  assert.equal(first.nextSeq, first.entries.at(-1)!.seq);
+  let seen = first.entries.length;
+  for (let after: number | undefined = first.nextSeq; after !== undefined; ) {
+    const page = store.query({ limit: 1000, order: "asc", sinceSeq: after });
+    seen += page.entries.length;
+    after = page.nextSeq;
+  }
+  assert.equal(seen, 20, "the cursor reaches every entry");
 });

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { LiveSession, type SessionSql } from "../../src/session/live-session.ts";
+import { LiveSession, overflowKey, SESSION_TABLE_LIMITS, type SessionSql } from "../../src/session/live-session.ts";
+import { cutName, MAX_STORED_NAME, NAME_CUT_MARKER } from "../../src/base/stored-bounds.ts";
 import { sqlOn } from "../helpers/node-sql.ts";
 
 // A session's counters are written behind (issue 12): counted in memory, written by the owner's flush. These tests
@@ -50,11 +51,38 @@ test("more counters than memory holds lose no count: what was counted is written
   const db = database();
   const session = sessionOn(db);
   session.count("first");
-  for (let i = 0; i < 10_050; i++) session.count(`other ${i}`);
+  // Reads fill memory too (a counter key is at most SESSION_TABLE_LIMITS.counterKeys apart from these).
+  for (let i = 0; i < 10_050; i++) session.counted(`other ${i}`);
   assert.equal(session.count("first"), 2);
   session.flushCounters();
   assert.equal(stored(db).first, 2);
-  assert.equal(Object.keys(stored(db)).length, 10_051);
+  assert.equal(Object.keys(stored(db)).length, 1);
+});
+
+test("a counter key is cut like a name, and past the cap on distinct keys a new one counts in its family's overflow key", () => {
+  const db = database();
+  const session = sessionOn(db);
+  const long = `method:${"m".repeat(800_000)}`;
+  assert.equal(session.count(long), 1);
+  assert.equal(session.count(long), 2, "the same long name is the same (cut) key");
+  for (let i = 1; i < SESSION_TABLE_LIMITS.counterKeys; i++) session.count(`tool-calls:t${i}`);
+  assert.equal(session.count("tool-calls:one-too-many"), 1);
+  assert.equal(session.count("tool-calls:another"), 2, "both count in the overflow key");
+  assert.equal(session.counted("tool-calls:t1"), 1, "a key counted before the cap keeps its own count");
+  assert.equal(session.count("posts"), 1, "a new family gets its overflow key too");
+  session.flushCounters();
+  const keys = Object.keys(stored(db));
+  assert.ok(keys.every((k) => k.length <= MAX_STORED_NAME), "no stored key is longer than a name");
+  assert.ok(keys.includes(cutName(long)) && cutName(long).endsWith(NAME_CUT_MARKER));
+  assert.equal(stored(db)[overflowKey("tool-calls:x")], 2);
+  assert.equal(keys.length, SESSION_TABLE_LIMITS.counterKeys + 2, "the cap, and one overflow key per family past it");
+  const again = sessionOn(db);
+  assert.equal(again.count("method:new"), 1);
+  assert.equal(again.counted(overflowKey("method:new")), 1, "a new instance reads the stored keys' number back and keeps the cap");
+  session.clearCounters();
+  session.count("method:after-reset");
+  session.flushCounters();
+  assert.deepEqual(stored(db), { "method:after-reset": 1 }, "after a reset the cap starts again");
 });
 
 test("clearing the counters zeroes memory and storage, and nothing counted before comes back at the next flush", () => {
