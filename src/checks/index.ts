@@ -10,6 +10,7 @@ import { retryChecks } from "./retries.ts";
 import type { SlimEntry } from "../journal/slim.ts";
 import type { GrantEvent } from "../oauth/records.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
+import { timeoutChecks } from "./timeouts.ts";
 
 export { CheckSchema, CheckStatusSchema } from "./check.ts";
 export type { Check, CheckStatus } from "./check.ts";
@@ -23,6 +24,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   reinitializeChecks,
   renegotiateChecks,
   (all) => streamRecoveryChecks(all),
+  timeoutChecks,
 ];
 
 /** What the checks read beside the journal, and how they share the thread. */
