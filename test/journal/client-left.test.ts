@@ -38,6 +38,13 @@ test("a client that leaves a slow drip (accepting gzip, as fetch does) is journa
   assert.ok(!response.body.text.endsWith("}}"), `the journal holds the whole body: ${response.body.text}`);
   assert.equal(response.body.bytes, new TextEncoder().encode(response.body.text).byteLength);
   assert.notEqual(entry!.verdict?.outcome, "TOOL_SUCCESS");
+  // The HAR export reads the entry: the time is the client's, the content what it was sent.
+  const har = (await (await fetch(`${server.url}/api/sessions/${id}/journal?format=har`)).json()) as { log: { entries: { time: number; response: { content: { size: number; text: string } }; _faultline: { clientClosedAtMs: number | null; outcome: string } }[] } };
+  const [exported] = har.log.entries;
+  assert.equal(exported!.time, response.clientClosedAtMs);
+  assert.equal(exported!._faultline.clientClosedAtMs, response.clientClosedAtMs);
+  assert.deepEqual([exported!.response.content.size, exported!.response.content.text], [response.body.bytes, response.body.text]);
+  assert.notEqual(exported!._faultline.outcome, "TOOL_SUCCESS");
 });
 
 test("a client that leaves a stream that never completes is journalled at the time it left, not when the hang would have ended", async () => {
