@@ -5,7 +5,7 @@ export default selectiveScenario({
   id: "timeouts.slow_drip",
   title: "Slow drip",
   summary:
-    "Selected responses (tools/call by default) arrive `chunkBytes` bytes at a time, one chunk every `intervalMs` milliseconds, as a JSON body (or one SSE event with responseMode sse). The bytes are complete and correct; only their pace is wrong. The response says Cache-Control: no-transform, but Cloudflare's edge (and wrangler dev) may gzip a JSON body for a client that accepts gzip, which can merge the chunks: send Accept-Encoding: identity to see the drip exactly.",
+    "Selected responses (tools/call by default) arrive `chunkBytes` bytes at a time, one chunk every `intervalMs` milliseconds, as a JSON body (or one SSE event with responseMode sse). The bytes are complete and correct; only their pace is wrong. The response says Cache-Control: no-transform and Content-Encoding: identity, so it is not compressed on the way (a gzip encoder would read the whole drip ahead of the client and merge the chunks); the client's reading paces it, and a client that leaves midway is journalled with the bytes it was sent.",
   layer: "transport",
   params: {
     chunkBytes: z.number().int().min(1).max(65_536).default(8).describe("Bytes per chunk"),

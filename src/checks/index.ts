@@ -13,6 +13,7 @@ import { sessionIdRefusalChecks } from "./session-id-refusal.ts";
 import type { SlimEntry } from "../journal/slim.ts";
 import type { GrantEvent } from "../oauth/records.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
+import { timeoutChecks } from "./timeouts.ts";
 
 export { CheckSchema, CheckStatusSchema } from "./check.ts";
 export type { Check, CheckStatus } from "./check.ts";
@@ -29,6 +30,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   badAnswerChecks,
   sessionIdRefusalChecks,
   (all) => streamRecoveryChecks(all),
+  timeoutChecks,
 ];
 
 /** What the checks read beside the journal, and how they share the thread. */

@@ -10,8 +10,15 @@ import { answerOf, type Exchange, gapMs, nextByKey, resumedAnswer, retrySeen, sa
  */
 const nonIdempotent = (a: ToolAnnotations | undefined): boolean => !isRepeatable(a);
 
-/** How the call failed, or undefined when it succeeded. */
+/**
+ * How the call failed, or undefined when it succeeded. A call the client abandoned (it closed the stream before the
+ * response: its own timeout) or that the response deadline ended with no response got no answer, whatever the
+ * classifier made of the bytes sent, so a resend after it is judged by what the first attempt did.
+ */
 function failure(x: Exchange): string | undefined {
+  const closedAt = x.entry.response.clientClosedAtMs;
+  if (closedAt !== undefined && x.reply.message === undefined) return `no answer (the client closed the stream ${closedAt} ms in)`;
+  if (x.entry.response.cutByDeadline && x.reply.message === undefined) return "no answer before the response deadline";
   const outcome = x.entry.verdict?.outcome;
   if (outcome !== undefined && OUTCOMES[outcome].success) return undefined;
   if (outcome === "INPUT_REQUIRED" || (outcome === undefined && x.status < 300)) return undefined;

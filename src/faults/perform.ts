@@ -164,9 +164,11 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
         const message = await answered.answer(undefined);
         if (!message) return accepted();
         const [body, type] = answered.stream ? [sseEvent(message), SSE_HEADERS] : [JSON.stringify(message), JSON_HEADERS];
-        // Asks intermediaries not to buffer or compress; Cloudflare's edge may still gzip application/json for
-        // clients that accept it, which can coalesce the chunks.
-        const unbuffered = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
+        // Asks intermediaries not to buffer or compress. `content-encoding: identity` keeps workerd's own gzip of
+        // application/json (wrangler dev copies the edge's rule) off the body: that compressor reads the whole
+        // drip ahead of the client, so the client got nothing until the end, and a client that left was journalled as
+        // sent every byte (issue 24). Unencoded, the client's reading paces the drip and its leaving is seen.
+        const unbuffered = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", "content-encoding": "identity" };
         return dripResponse(body, fault.chunkBytes, fault.intervalMs, { ...type, ...unbuffered, ...answered.headers }, answered);
       });
     case "malformed":

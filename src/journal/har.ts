@@ -41,6 +41,13 @@ export function harEntry(e: JournalEntry, origin: string) {
     },
     cache: {},
     timings: { send: 0, wait: e.durationMs, receive: 0 },
-    _faultline: { seq: e.seq, fault: e.fault ?? null, outcome: e.verdict?.outcome ?? null, truncated: e.request.body.truncated || e.response.body.truncated },
+    _faultline: {
+      seq: e.seq,
+      fault: e.fault ?? null,
+      outcome: e.verdict?.outcome ?? null,
+      truncated: e.request.body.truncated || e.response.body.truncated,
+      // The client went away this many ms in: the content is what it had been sent.
+      clientClosedAtMs: e.response.clientClosedAtMs ?? null,
+    },
   };
 }

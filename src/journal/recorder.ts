@@ -47,7 +47,8 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
     (async () => {
       const sent = relayed ? await relayed.ended : undefined;
       const body = known !== undefined ? { text: known, bytes: utf8Length(known) } : { text: copy.text(), bytes: sent?.bytes ?? 0 };
-      const finished = Date.now();
+      // A client that went away ended the exchange when it left (its leave time, not the server's).
+      const finished = sent?.clientClosedAt ?? Date.now();
       const isSse = (responseHeaders["content-type"] ?? "").includes("text/event-stream");
       const mcpSessionId = facts?.message?.request.mcpSessionId ?? response.headers.get("mcp-session-id") ?? requestHeaders["mcp-session-id"];
       const clientInfo = facts?.clientInfo ?? (mcpSessionId ? options.clientInfoFor(mcpSessionId) : undefined);

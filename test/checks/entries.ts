@@ -37,6 +37,12 @@ export interface EntryInput {
   effects?: JournalEntry["effects"];
   /** The clientInfo the journal knows for the sender. */
   clientInfo?: Json;
+  /** The fault the scenario injected, as the recorder journals it (its detail is the fault itself). */
+  fault?: { kind: string } & Json;
+  /** The client closed the stream this many ms after the request came (the body is what it had been sent). */
+  clientClosedAtMs?: number;
+  /** The server's response deadline ended the response. */
+  cutByDeadline?: boolean;
 }
 
 /** A journal entry as the recorder would write it, verdict included (from the real classifier). */
@@ -87,6 +93,8 @@ export function entry(input: EntryInput): JournalEntry {
           })),
         }
         : {}),
+      ...(input.cutByDeadline ? { cutByDeadline: true as const } : {}),
+      ...(input.clientClosedAtMs !== undefined ? { clientClosedAtMs: input.clientClosedAtMs } : {}),
     },
     rpc: {
       ...(input.notification ? {} : { id }),
@@ -98,6 +106,7 @@ export function entry(input: EntryInput): JournalEntry {
     protocolVersion: legacy ? "2025-11-25" : MODERN,
     ...(sessionId !== undefined ? { mcpSessionId: sessionId } : {}),
     ...(input.clientInfo ? { clientInfo: input.clientInfo } : {}),
+    ...(input.fault ? { fault: { kind: input.fault.kind, rule: "test", detail: input.fault } } : {}),
     scenario: "test",
     verdict,
     ...(input.effects ? { effects: input.effects } : {}),

@@ -7,7 +7,7 @@ import { errorCode, type Exchange, targetOf, timeline } from "../../src/checks/e
 import { type Check, checksOf } from "../../src/checks/index.ts";
 import { type JournalEntry, JournalEntrySchema } from "../../src/journal/entry.ts";
 import type { GrantEvent } from "../../src/oauth/records.ts";
-import { call, cutCall, entry, type EntryInput, initialize, MODERN, resumeGet, T0 } from "./entries.ts";
+import { call, cutCall, entry, type EntryInput, initialize, MODERN, resumeGet, SESSION, T0 } from "./entries.ts";
 
 // A property over generated journals: no check's message states a fact (a success, a repeat failure, a resend, a
 // tool that never ran, a gap) that the journal entries it cites contradict. The journals follow the entry schema
@@ -16,7 +16,8 @@ import { call, cutCall, entry, type EntryInput, initialize, MODERN, resumeGet, T
 // streams with and without event ids, resumed GETs, malformed, envelope and bad_result answers, a legacy 400 saying
 // Mcp-Session-Id is required, an initialize refused for its version), identical resends, changed arguments, effects
 // as the server journals them, other methods (initialize, server/discover, tools/list, notifications, a GET's 405)
-// and grants.
+// and grants; and
+// timeouts: a stalled call the client abandoned (either era), a hang the deadline cut, a notifications/cancelled.
 
 /** Fixed, so a failure reproduces; FUZZ_SEED picks another fixed seed, as for the HTTP fuzzing. */
 const SEED = Number(process.env.FUZZ_SEED ?? "20261201");
@@ -24,7 +25,7 @@ const RUNS = Number(process.env.FUZZ_CASES ?? "300");
 
 const KINDS = [
   "ok", "503", "503-wait", "429-wait", "401", "403", "invalid", "internal", "tool-error", "cut", "cut-ids", "get-405", "initialize", "discover", "tools-list", "notification",
-  "malformed", "envelope", "bad-result", "id-refused", "legacy-ok", "init-refused",
+  "malformed", "envelope", "bad-result", "id-refused", "legacy-ok", "init-refused", "abandoned", "deadline", "cancel",
 ] as const;
 type Kind = (typeof KINDS)[number];
 const TOOLS = ["place_order", "echo", "send_mail"] as const;
@@ -149,6 +150,15 @@ function build(s: Step, seq: number, at: number, previous: { tool: string; args:
       };
     case "notification":
       return { entries: [entry({ seq, at, durationMs: s.durationMs, method: "notifications/initialized", notification: true })] };
+    case "abandoned": {
+      // The client closed a stalled stream (its own timeout); variant 2 speaks 2025-11-25 on a legacy session.
+      const legacy = s.variant === 2 ? { legacy: true, headers: SESSION } : {};
+      return made({ sse: true, cut: true, body: ": faultline stall begins\n\n", clientClosedAtMs: s.durationMs, fault: { kind: "stall_stream", ms: 5_000 }, ...legacy, ...(s.effects === "absent" ? {} : { effects: s.effects === "ran" ? "none" : "possible" }) });
+    }
+    case "deadline":
+      return made({ sse: true, cut: true, body: ": keep-alive\n\n", cutByDeadline: true, fault: { kind: "hang", ms: 900_000, keepAliveMs: 15_000 }, ...none });
+    case "cancel":
+      return { entries: [entry({ seq, at, durationMs: s.durationMs, method: "notifications/cancelled", notification: true, legacy: true, headers: SESSION, params: { requestId: previous?.id ?? 1, reason: "timeout" } })] };
   }
 }
 
@@ -221,6 +231,20 @@ function contradictions(c: Check, all: readonly Exchange[]): string[] {
   // Gaps, between two entries the message cites or names.
   const gaps = gapsOf([...cited, ...named.filter((x): x is Exchange => x !== undefined)]);
   for (const m of c.message.matchAll(/(?:^|[ (])(-?\d+) ms (?:later|after (?:a |an |it |HTTP|JSON|-32602|the stream ended))/g)) claim(gaps.has(Number(m[1])), `${m[1]} ms`);
+  // Timeouts: the client's leave, the deadline, a fault that ended by itself, and the cancellation.
+  for (const m of c.message.matchAll(/closing (?:the|its) stream after (\d+) ms|the client closed the stream (\d+) ms in/g)) {
+    claim(cited.some((x) => x.entry.response.clientClosedAtMs === Number(m[1] ?? m[2])), m[0]);
+  }
+  if (/until the server's response deadline cut it/.test(c.message)) claim(cited.some((x) => x.entry.response.cutByDeadline === true), "cut by the deadline");
+  for (const m of c.message.matchAll(/ended by itself after (\d+) ms/g)) {
+    claim(cited.some((x) => x.entry.durationMs === Number(m[1]) && x.entry.response.clientClosedAtMs === undefined && !x.entry.response.cutByDeadline), m[0]);
+  }
+  const cancels = (x: Exchange, id: string) => all.some((y) => y.start >= x.start && y.method === "notifications/cancelled" && y.sessionId === x.sessionId && JSON.stringify(y.params?.requestId) === id);
+  for (const m of c.message.matchAll(/sent notifications\/cancelled for request id (\S+) \(seq (\d+)\)/g)) {
+    const y = bySeq.get(Number(m[2]));
+    claim(y?.method === "notifications/cancelled" && JSON.stringify(y.params?.requestId) === m[1] && cited.some((x) => cancels(x, m[1]!)), m[0]);
+  }
+  for (const m of c.message.matchAll(/sent no notifications\/cancelled with requestId (\S+?):/g)) claim(cited.some((x) => !cancels(x, m[1]!)), m[0]);
   // The end of the journal.
   if (/then sent nothing more/.test(c.message)) claim(cited.at(-1) === all.at(-1) || cited.at(-2) === all.at(-1), "sent nothing more");
   if (/then no later exchange succeeded/.test(c.message)) claim(!all.some((y) => y.start > cited.at(-1)!.start && y.status < 400), "no later exchange succeeded");
@@ -239,6 +263,7 @@ test("no check's message states a fact the journal entries it cites contradict, 
   });
   let judgedChecks = 0;
   const ids = new Set<string>();
+  let timeoutChecks = 0;
   const run = fc.check(
     fc.property(journal, ([entries, grants]) => {
       for (const e of entries) JournalEntrySchema.parse(e);
@@ -246,6 +271,7 @@ test("no check's message states a fact the journal entries it cites contradict, 
       const checks = judged(entries, grants?.sort((a, b) => a.at - b.at));
       judgedChecks += checks.length;
       for (const c of checks) ids.add(c.id);
+      timeoutChecks += checks.filter((c) => c.id.startsWith("timeout-")).length;
       const found = checks.flatMap((c) => contradictions(c, all));
       if (found.length > 0) throw new Error(found.join("\n"));
     }),
@@ -255,6 +281,7 @@ test("no check's message states a fact the journal entries it cites contradict, 
   assert.equal(run.failed, false, run.failed ? `${String(run.errorInstance)}\n(seed ${SEED}, path ${run.counterexamplePath})` : "");
   assert.ok(judgedChecks > RUNS, `the generated journals trigger checks (${judgedChecks} in ${RUNS} journals)`);
   for (const id of ["bad-answer-handled", "session-id-refusal-handled", "version-renegotiated"]) assert.ok(ids.has(id), `the generated journals trigger ${id}`);
+  assert.ok(timeoutChecks > RUNS / 10, `the generated journals trigger the timeout checks (${timeoutChecks} in ${RUNS} journals)`);
 });
 
 // The property's own claims, each shown to catch the message it is there for (the messages of issue 24).
@@ -289,4 +316,16 @@ test("the property flags a success named a tool result on a method other than to
   assert.ok(flags("server/discover was TOOL_SUCCESS.", [1], "TOOL_SUCCESS"));
   assert.ok(flags("place_order was sent again with the same arguments {} 5 ms after HTTP 503 to place_order.", [2], "sent again unchanged"));
   assert.ok(flags("place_order was sent again with the same arguments: not a risky replay, since the tool never ran the first time.", [1], "never ran"));
+});
+
+test("the property flags a leave time, a cancellation and a deadline that the entries do not show", () => {
+  const step = (kind: Kind, variant: 1 | 2 = 2): Step => ({ kind, tool: "place_order", variant, resend: false, sameId: false, gapMs: 10, durationMs: 30, effects: "ran", resume: "none" });
+  const entries = journalOf([step("abandoned"), step("cancel"), step("ok")]);
+  const all = timeline(entries);
+  const flags = (message: string, evidence: number[]) => contradictions(one("timeout-cancelled", message, evidence), all).length > 0;
+  assert.ok(flags("The client abandoned tools/call place_order (seq 1), closing its stream after 999 ms: …", [1]));
+  assert.ok(flags("The client abandoned tools/call place_order (seq 1), closing its stream after 30 ms, and sent notifications/cancelled for request id 3 (seq 3).", [1, 3]));
+  assert.ok(flags("The client abandoned tools/call place_order (seq 1), closing its stream after 30 ms, and sent no notifications/cancelled with requestId 1: …", [1]));
+  assert.ok(flags("The client waited on tools/call place_order (seq 1) for 30 ms, until the server's response deadline cut it: …", [1]));
+  assert.deepEqual(checksOf(entries).filter((c) => c.id === "timeout-cancelled").flatMap((c) => contradictions(c, all)), []);
 });

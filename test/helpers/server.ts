@@ -67,7 +67,7 @@ export function postModern(
   id: number | string,
   method: string,
   params: Record<string, unknown> = {},
-  options: { capabilities?: Record<string, unknown>; headers?: Record<string, string>; meta?: Record<string, unknown> } = {},
+  options: { capabilities?: Record<string, unknown>; headers?: Record<string, string>; meta?: Record<string, unknown>; signal?: AbortSignal } = {},
 ): Promise<Response> {
   const name = (method === "resources/read" ? params.uri : params.name) as string | undefined;
   return fetch(mcpUrl, {
@@ -81,6 +81,7 @@ export function postModern(
       ...options.headers,
     },
     body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...modernMeta(options.capabilities), ...options.meta } } }),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
 }
 
