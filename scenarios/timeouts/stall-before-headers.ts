@@ -10,7 +10,10 @@ export default selectiveScenario({
   params: {
     ms: z.number().int().min(0).max(600_000).default(65_000).describe("How long the server waits before it sends the status line and headers"),
   },
-  judging: { checks: ["timeout-client-bounded", "timeout-cancelled", "non-idempotent-not-replayed"] },
+  judging: {
+    checks: ["timeout-client-bounded", "non-idempotent-not-replayed"],
+    cannotTell: "that a client left during the silence: the server learns of a leave only when it next writes, so a client that gave up reads as one that waited",
+  },
   example: { ms: 5_000, methods: ["tools/call"], nth: 1 },
   fault: ({ params }) => ({ kind: "delay", ms: params.ms }),
 });

@@ -10,7 +10,10 @@ export default selectiveScenario({
   params: {
     ms: z.number().int().min(0).max(600_000).default(65_000).describe("How long the stream stays silent after its first bytes"),
   },
-  judging: { checks: ["timeout-client-bounded", "timeout-cancelled", "non-idempotent-not-replayed"] },
+  judging: {
+    checks: ["timeout-client-bounded", "non-idempotent-not-replayed"],
+    cannotTell: "that a client left during the silence: the server learns of a leave only when it next writes, so a client that gave up reads as one that waited",
+  },
   example: { ms: 10_000 },
   fault: ({ params }) => ({ kind: "stall_stream", ms: params.ms }),
 });
