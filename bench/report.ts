@@ -130,5 +130,19 @@ export async function writeReports(record: Record_): Promise<void> {
     for (const h of p.total.slice(0, 8)) console.log(`  total ${h.totalPercent.toFixed(1)}%  ${h.fn}`);
   }
   await writeFile(join(ROOT, "bench", "results.json"), `${JSON.stringify(full, null, 2)}\n`);
-  await writeFile(join(ROOT, "bench", "RESULTS.md"), markdown(full));
+  await writeFile(join(ROOT, "bench", "RESULTS.md"), markdown(full) + keptSections());
+}
+
+/** Sections other benches wrote by hand into RESULTS.md (from KEPT_HEADING on), carried over by every run. */
+export const KEPT_HEADING = "## Kept across runs";
+
+function keptSections(): string {
+  let text = "";
+  try {
+    text = readFileSync(join(ROOT, "bench", "RESULTS.md"), "utf8");
+  } catch {
+    return "";
+  }
+  const at = text.indexOf(`\n${KEPT_HEADING}\n`);
+  return at < 0 ? "" : `\n${text.slice(at + 1)}`;
 }

@@ -11,10 +11,18 @@ import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
 type Message = Record<string, unknown>;
 
 /**
+ * Writes a notification or server request ahead of the answer on a stream. The stream's writer resolves once the
+ * client's stream has taken the message, to false when that stream is closed (the client went away, the deadline cut
+ * it): a source that reads an unbounded supply (an upstream's stream) awaits it, so it reads no faster than the
+ * client reads, and stops at false.
+ */
+export type Emit = (message: Message) => void | Promise<boolean>;
+
+/**
  * Works out what the server would send: the JSON-RPC response, or undefined for a notification (202, no body).
  * `emit` writes notifications and server requests ahead of it when the answer goes on a stream.
  */
-export type Answer = (emit: ((message: Message) => void) | undefined) => Promise<Message | undefined>;
+export type Answer = (emit: Emit | undefined) => Promise<Message | undefined>;
 
 /**
  * What an answer source (src/mcp/source.ts) gives a fault that reads its answer: the JSON-RPC answer to reshape, with
@@ -200,7 +208,7 @@ async function deliver(input: Answered): Promise<Response> {
  */
 function streamed(
   input: Pick<Answered, "waitUntil" | "deadline" | "requestId" | "headers">,
-  body: (out: StreamWriter, emit: (message: Message) => void) => Promise<Message | undefined>,
+  body: (out: StreamWriter, emit: Emit) => Promise<Message | undefined>,
 ): Response {
   const readable = openStream({ waitUntil: input.waitUntil, deadline: input.deadline, sse: true }, async (out) => {
     try {

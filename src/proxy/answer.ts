@@ -1,13 +1,16 @@
-import type { Reply } from "../faults/perform.ts";
+import type { Emit, Reply } from "../faults/perform.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { parseJsonLimited } from "../base/json-limits.ts";
 import { ErrorCode, errorMessage, isRecord, type RequestId } from "../wire/jsonrpc.ts";
 import { jsonResponse } from "../wire/response.ts";
 import { clientResponseHeaders } from "./forward.ts";
 import type { UpstreamTrace } from "./journal.ts";
-import { sseMessages } from "./sse-reader.ts";
+import { sseMessages, type SseEnd } from "./sse-reader.ts";
 
-/** Bytes of an upstream answer read for a fault to alter (the size limit of an MCP request, times four). */
+/**
+ * Bytes of an upstream answer read for a fault to alter (the size limit of an MCP request, times four): a JSON body,
+ * or all of a stream up to its answer (the notifications before it included).
+ */
 export const MAX_UPSTREAM_ANSWER_BYTES = 4 * 1024 * 1024;
 
 type Message = Record<string, unknown>;
@@ -31,21 +34,7 @@ export async function upstreamAnswer(response: Response, requestId: RequestId | 
   }
   if (type.includes("text/event-stream")) {
     const body = response.body;
-    return {
-      stream: true,
-      status,
-      headers,
-      answer: async (emit) => {
-        for await (const data of sseMessages(body, MAX_UPSTREAM_ANSWER_BYTES, (text) => trace.read(text, MAX_UPSTREAM_ANSWER_BYTES))) {
-          const parsed = parseJsonLimited(data);
-          if (!parsed.ok || !isRecord(parsed.value)) continue;
-          const message = parsed.value as Message;
-          if (isAnswerTo(message, requestId)) return message;
-          emit?.(message);
-        }
-        return undefined;
-      },
-    };
+    return { stream: true, status, headers, answer: (emit) => streamAnswer(body, requestId, trace, deadline, emit) };
   }
   if (!type.includes("application/json")) return { response };
   const text = await readBounded(response.body, MAX_UPSTREAM_ANSWER_BYTES, deadline);
@@ -61,6 +50,36 @@ export async function upstreamAnswer(response: Response, requestId: RequestId | 
   if (!parsed.ok || !isRecord(parsed.value)) return { response: new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }) };
   const message = parsed.value as Message;
   return { stream: false, status, headers, answer: async () => message };
+}
+
+/**
+ * The answer on an upstream's stream. The messages ahead of it go to `emit` one at a time, each once the client's
+ * stream has taken the one before (so no more than that is queued for a client that does not read), and the read
+ * stops when that stream has closed. At most MAX_UPSTREAM_ANSWER_BYTES of the stream are read, until the deadline:
+ * past either, the read stops and the answer is an error that says so, journalled as the upstream's `error`.
+ */
+async function streamAnswer(body: ReadableStream<Uint8Array>, requestId: RequestId | undefined, trace: UpstreamTrace, deadline: Deadline, emit: Emit | undefined): Promise<Message | undefined> {
+  const read = sseMessages(body, { maxBytes: MAX_UPSTREAM_ANSWER_BYTES, deadline }, (text) => trace.read(text, MAX_UPSTREAM_ANSWER_BYTES));
+  for await (const data of read.messages) {
+    const parsed = parseJsonLimited(data);
+    if (!parsed.ok || !isRecord(parsed.value)) continue;
+    const message = parsed.value as Message;
+    if (isAnswerTo(message, requestId)) return message;
+    if (emit && (await emit(message)) === false) return undefined;
+  }
+  return unfinished(read.end(), requestId, trace, deadline);
+}
+
+/** What a stream that ended without the answer gives: nothing when it ended by itself, else an error naming the limit. */
+function unfinished(end: SseEnd, requestId: RequestId | undefined, trace: UpstreamTrace, deadline: Deadline): Message | undefined {
+  if (end === "ended") return undefined;
+  if (end === "deadline") deadline.cut = true;
+  const reason =
+    end === "too_long"
+      ? `Upstream ${trace.upstream} sent more than ${MAX_UPSTREAM_ANSWER_BYTES} bytes on its stream without the answer, the most a fault reads: the rest was not read`
+      : `Upstream ${trace.upstream} did not send its answer within the ${deadline.seconds} s response deadline (FAULTLINE_MAX_RESPONSE_SECONDS)`;
+  trace.failed(reason);
+  return errorMessage(requestId, ErrorCode.InternalError, reason, { upstream: trace.upstream });
 }
 
 /** A response (result or error) whose id is the request's. */

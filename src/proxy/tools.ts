@@ -46,7 +46,9 @@ async function readCatalogue(upstream: UpstreamConfig, clientHeaders: Headers, m
   const outcome = await callUpstream("POST", headers, body, upstream, deadline);
   if (!outcome.ok) return undefined;
   const answer = await upstreamAnswer(outcome.response, "faultline-tools-list", new UpstreamTrace(upstream.url, "forward"), deadline);
-  if (answer === "timeout" || "response" in answer) return undefined;
+  if (answer === "timeout") return undefined;
+  // Not one JSON-RPC message: its body is not read, so it is released rather than left open.
+  if ("response" in answer) return void (await answer.response.body?.cancel().catch(() => undefined));
   const result = (await answer.answer(undefined))?.result;
   const tools = isRecord(result) && Array.isArray(result.tools) ? result.tools.slice(0, MAX_CATALOGUE_TOOLS) : [];
   const catalogue: Catalogue = new Map();

@@ -36,8 +36,11 @@ export const SSE_HEADERS = {
 export interface StreamWriter {
   /** Writes text or bytes; resolves when written, and never rejects (a closed stream drops the chunk). */
   write(chunk: string | Uint8Array): Promise<void>;
-  /** Writes one SSE event carrying `message`. */
-  send(message: unknown): void;
+  /**
+   * Writes one SSE event carrying `message`. Resolves once written (as `write`), to whether the stream is still open:
+   * a caller that awaits it queues no more than the stream holds for a client that does not read.
+   */
+  send(message: unknown): Promise<boolean>;
   /** True until the stream is closed by its owner, the deadline or the client going away. */
   readonly open: boolean;
   /** Resolves once the stream is closed, for whatever reason. */
@@ -72,7 +75,7 @@ export function openStream(options: StreamOptions, body: (out: StreamWriter) => 
   const out: StreamWriter = {
     write: (chunk) =>
       open ? writer.write(typeof chunk === "string" ? encoder.encode(chunk) : chunk).catch(() => void close()) : Promise.resolve(),
-    send: (message) => void out.write(sseEvent(message)),
+    send: (message) => out.write(sseEvent(message)).then(() => open),
     get open() {
       return open;
     },
