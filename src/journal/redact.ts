@@ -19,8 +19,12 @@ const SECRET_NAME = /(passw(or)?d|passphrase|^pwd$|secret|token$|apikey|accesske
 /** Names that look secret but are the protocol's own, compared after `squash`. */
 const PROTOCOL_NAMES = new Set(["mcpsessionid", "lasteventid", "requeststate", "cursor", "nextcursor", "progresstoken", "id", "wwwauthenticate", "mcpprotocolversion"]);
 
-/** Values that are credentials whatever their name: OpenAI/Anthropic/Stripe keys, GitHub and Slack tokens, AWS key ids, JWTs. */
-const SECRET_VALUE = /\b(?:sk-[A-Za-z0-9_-]{8,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abeoprs]-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|eyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*)/g;
+/**
+ * Values that are credentials whatever their name: OpenAI/Anthropic/Stripe keys, GitHub and Slack tokens, AWS key ids,
+ * JWTs, and Faultline's own OAuth server's access and refresh tokens and codes (src/oauth/store.ts `secret`: fla_, flr_,
+ * flc_ and 43 base64url characters).
+ */
+const SECRET_VALUE = /\b(?:fl[arc]_[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9_-]{8,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abeoprs]-[A-Za-z0-9-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|eyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*)/g;
 
 /** Extra secret names from configuration (comma-separated), on top of the built-in ones. */
 export interface RedactOptions {

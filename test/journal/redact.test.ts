@@ -36,6 +36,14 @@ test("values that look like credentials are redacted whatever the header's name"
   assert.equal(out["x-plain"], "nothing secret here");
 });
 
+test("Faultline's own OAuth access and refresh tokens and codes are redacted wherever they appear", () => {
+  const tokens = { "x-a": "fla_Q2hhbmdlZCBieSBub2JvZHkgYXQgYWxsIHJlYWxseQ", "x-r": "flr_c29tZSByZWZyZXNoIHRva2VuIHZhbHVlIGhlcmU", "x-c": "flc_YW4gYXV0aG9yaXphdGlvbiBjb2RlIGZvciB0ZXN0" };
+  const out = redactHeaders(tokens);
+  for (const name of Object.keys(tokens)) assert.equal(out[name], REDACTED, name);
+  const body = redactText(JSON.stringify({ note: `got ${tokens["x-a"]} back` }), []);
+  assert.ok(!body.includes(tokens["x-a"]), body);
+});
+
 test("the protocol's own headers are never redacted", () => {
   const headers = { "mcp-session-id": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl", "last-event-id": "tok-1", "www-authenticate": 'Bearer realm="x"', "mcp-protocol-version": "2026-07-28" };
   assert.deepEqual(redactHeaders(headers), headers);
