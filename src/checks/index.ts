@@ -1,5 +1,8 @@
 import { authChecks } from "./auth.ts";
+import { catalogChangeChecks } from "./catalog-change.ts";
 import type { Check } from "./check.ts";
+import { cursorChecks } from "./cursor.ts";
+import { elicitationChecks } from "./elicitation.ts";
 import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
 import { inputRequiredChecks } from "./input-required.ts";
@@ -19,10 +22,13 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   retryChecks,
   replayChecks,
   inputRequiredChecks,
+  elicitationChecks,
   fixInputChecks,
   reinitializeChecks,
   renegotiateChecks,
   (all) => streamRecoveryChecks(all),
+  catalogChangeChecks,
+  cursorChecks,
 ];
 
 /** What the checks read beside the journal, and how they share the thread. */
