@@ -35,7 +35,7 @@ function asks(all: readonly Exchange[]): Ask[] {
 
 /** The elicitation capability the client declared at the initialize that opened the stream's MCP session; undefined when unknown. */
 function declared(all: readonly Exchange[], stream: Exchange): { capability: Json | false; at: Exchange } | undefined {
-  const opened = all.find((x) => x.method === "initialize" && x.sessionId === undefined && x.entry.response.headers["mcp-session-id"] === stream.sessionId);
+  const opened = all.findLast((x) => x.index < stream.index && x.method === "initialize" && x.sessionId === undefined && x.entry.response.headers["mcp-session-id"] === stream.sessionId);
   if (!opened?.params) return undefined;
   const capabilities = isRecord(opened.params.capabilities) ? opened.params.capabilities : {};
   return { capability: isRecord(capabilities.elicitation) ? capabilities.elicitation : false, at: opened };
@@ -57,7 +57,7 @@ function judgeError(ask: Ask & { answer: Exchange }, error: Json, what: string, 
   const said = `JSON-RPC error ${code ?? "(no code)"}${typeof error.message === "string" ? ` "${error.message}"` : ""}`;
   const seqs = [ask.stream.seq, ask.answer.seq];
   if (decl === undefined) return observe("warning", `The client answered ${what} with ${said} (seq ${ask.answer.seq}); the journal has no initialize to tell whether it declared elicitation.`, ...seqs);
-  if (decl.capability === false) return observe("info", `The client answered ${what} with ${said}; it had not declared elicitation at initialize (seq ${decl.at.seq}).`, ...seqs, decl.at.seq);
+  if (decl.capability === false) return observe("info", `The client answered ${what} with ${said} (seq ${ask.answer.seq}); it had not declared elicitation at initialize (seq ${decl.at.seq}).`, ...seqs, decl.at.seq);
   // 2025-11-25 elicitation: a client refuses a mode it did not declare with -32602.
   if (ask.mode === "url" && !("url" in decl.capability) && code === INVALID_PARAMS) {
     return observe("pass", `The client refused ${what} with -32602: it declared no URL mode at initialize (seq ${decl.at.seq}).`, ...seqs, decl.at.seq);
