@@ -41,6 +41,11 @@ function declared(all: readonly Exchange[], stream: Exchange): { capability: Jso
   return { capability: isRecord(capabilities.elicitation) ? capabilities.elicitation : false, at: opened };
 }
 
+/** The client's notifications/cancelled for the request whose stream carried the elicitation, when it sent one. */
+function cancelled(all: readonly Exchange[], stream: Exchange): Exchange | undefined {
+  return all.find((x) => x.index > stream.index && x.method === "notifications/cancelled" && x.params?.requestId === stream.id && x.sessionId === stream.sessionId);
+}
+
 /** Why an elicitation result is not a valid ElicitResult, or undefined when it is one. */
 function badResult(result: unknown, mode: "form" | "url"): string | undefined {
   if (!isRecord(result)) return `a result that is not an object (${show(result)})`;
@@ -77,6 +82,8 @@ function judge(all: readonly Exchange[], ask: Ask): Observation {
     if (closed !== undefined) {
       return observe("info", `No answer to ${what}: the client closed that stream ${closed} ms after its request, perhaps before it read the elicitation.`, ask.stream.seq);
     }
+    const cancel = cancelled(all, ask.stream);
+    if (cancel) return observe("info", `No answer to ${what}: the client cancelled ${ask.stream.method ?? "the request"} itself (notifications/cancelled, seq ${cancel.seq}).`, ask.stream.seq, cancel.seq);
     return observe("fail", `The client never answered ${what}; a JSON-RPC request MUST get a response (accept, decline or cancel).`, ask.stream.seq);
   }
   if (isRecord(ask.message.error)) return judgeError({ ...ask, answer: ask.answer }, ask.message.error, what, declared(all, ask.stream));

@@ -185,6 +185,11 @@ test("elicitation-answered is info when the client closed the stream without ans
   expectCheck([init(1, CAPS_ELICIT), gone], "elicitation-answered", "info", /closed that stream 20 ms after its request/);
 });
 
+test("elicitation-answered is info when the client cancelled the call instead of answering", () => {
+  const cancel = entry({ seq: 3, at: 150, method: "notifications/cancelled", notification: true, ...legacy, params: { requestId: 2, reason: "timeout" } });
+  expectCheck([init(1, CAPS_ELICIT), asked(2, 100), cancel], "elicitation-answered", "info", /the client cancelled tools\/call itself \(notifications\/cancelled, seq 3\)/, [2, 3]);
+});
+
 test("elicitation-answered matches the answer by the request's id, not by order", () => {
   const journal = [init(1, CAPS_ELICIT), asked(2, 100), answer(3, 150, { result: { action: "accept" } }, "elicitation-other")];
   expectCheck(journal, "elicitation-answered", "fail", /never answered/);
