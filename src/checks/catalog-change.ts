@@ -53,6 +53,10 @@ function judge(all: readonly Exchange[], notice: Exchange): Observation {
       x.seq,
     );
   }
+  // A tools/list whose own answer carried the notice (catalog.mutation's afterListCalls) gave the client the new list.
+  if (listedNames(notice) !== undefined) {
+    return observe("pass", `${LIST_CHANGED} came on the answer to tools/list (seq ${notice.seq}), which carried the changed list, and the client called no tool that list left out.`, notice.seq);
+  }
   return observe("info", `No tools/list and no call of a changed tool after ${where}: nothing shows what the client made of it.`, notice.seq);
 }
 

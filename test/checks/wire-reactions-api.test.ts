@@ -73,6 +73,15 @@ test("a 2025-11-25 v1 client that calls the retired tool after notifications/too
   await expectCheck(session.id, V1_HANDSHAKE + 3, "tools-relisted-after-change", "fail", /called retiring_tool, which the change retired, without listing the tools again/);
 });
 
+test("a 2025-11-25 v1 client whose second tools/list carries the change (afterListCalls=1) and calls the added tool passes tools-relisted-after-change", async (t) => {
+  const session = await createSession(server, "catalog.mutation", { afterListCalls: 1 });
+  const client = await v1(t, session.mcpUrl);
+  await client.listTools();
+  assert.ok((await client.listTools()).tools.some((tool) => tool.name === "added_tool"));
+  await client.callTool({ name: "added_tool", arguments: {} });
+  await expectCheck(session.id, V1_HANDSHAKE + 3, "tools-relisted-after-change", "pass", /came on the answer to tools\/list \(seq \d+\), which carried the changed list/);
+});
+
 // ---- pagination.bad_cursor: cursor-not-looped ----
 
 const BOGUS = "not-a-cursor-this-server-issued";

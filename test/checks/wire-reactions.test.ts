@@ -80,6 +80,21 @@ test("tools-relisted-after-change reads a 2026-07-28 subscriptions/listen stream
   expectCheck(journal, "tools-relisted-after-change", "fail", /on the stream of seq 2.*called retiring_tool/, [2, 3]);
 });
 
+/** A tools/list whose SSE answer says the list changed and carries the changed list (catalog.mutation's afterListCalls). */
+function changingList(seq: number, at: number): JournalEntry {
+  return entry({ seq, at, method: "tools/list", ...legacy, sse: true, id: seq, body: events(LIST_CHANGED, { id: seq, result: tools(...AFTER) }) });
+}
+
+test("tools-relisted-after-change passes when the notice came on a tools/list answer that carried the changed list", () => {
+  const journal = [list(1, 0, BEFORE), changingList(2, 100), call(3, 200, "added_tool", {}, legacy)];
+  expectCheck(journal, "tools-relisted-after-change", "pass", /came on the answer to tools\/list \(seq 2\), which carried the changed list/, [2]);
+});
+
+test("tools-relisted-after-change fails a call of a tool that the tools/list carrying the notice left out", () => {
+  const journal = [list(1, 0, BEFORE), changingList(2, 100), call(3, 200, "retiring_tool", {}, { ...legacy, ...unknownTool("retiring_tool") })];
+  expectCheck(journal, "tools-relisted-after-change", "fail", /called retiring_tool, which was not in the list it had/, [2, 3]);
+});
+
 test("tools-relisted-after-change is absent when no stream said the tool list changed", () => {
   absent([list(1, 0, BEFORE), call(2, 100, "retiring_tool", {}, legacy)], "tools-relisted-after-change");
 });
