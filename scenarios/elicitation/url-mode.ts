@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TestKitchenUrlModeShape } from "../../src/scenario-kit/test-kitchen-params.ts";
 import { defineScenario } from "../../src/mcp/scenario.ts";
-import { ErrorCode, RpcError } from "../../src/wire/jsonrpc.ts";
+import { capabilityRefusal } from "../../src/mcp/capability-refusal.ts";
 import type { ToolDefinition, ToolResult } from "../../src/mcp/tool.ts";
 import { ApprovalToolsSchema, approvalRequest, askRounds, refusal, wrapBaseTools } from "../../src/scenario-kit/approval.ts";
 
@@ -12,16 +12,8 @@ function withUrlApproval(tool: ToolDefinition, pendingRounds: number): ToolDefin
     asksForInput: true,
     run: async (args, ctx): Promise<ToolResult> => {
       const elicitation = ctx.clientCapabilities.elicitation as Record<string, unknown> | undefined;
-      if (!elicitation?.url) {
-        // 2026-07-28: the server MUST NOT send URL mode without elicitation.url; it answers -32021 instead.
-        if (ctx.era === "modern") {
-          throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${tool.name} needs URL-mode elicitation (elicitation.url)`, {
-            httpStatus: 400,
-            data: { requiredCapabilities: { elicitation: { url: {} } } },
-          });
-        }
-        return refusal(`${tool.name} needs URL-mode elicitation, but the client did not declare elicitation.url at initialize.`, { tool: tool.name, missingCapability: "elicitation.url" });
-      }
+      // The server MUST NOT send URL mode without elicitation.url: refused, naming it, the same way in both eras.
+      if (!elicitation?.url) throw capabilityRefusal(ctx.era, `${tool.name} needs URL-mode elicitation (elicitation.url)`, { elicitation: { url: {} } });
       let elicitationId = "";
       const { answer, round } = await askRounds(
         ctx,
@@ -45,7 +37,7 @@ export default defineScenario({
   id: "elicitation.url_mode",
   title: "Elicitation: URL mode",
   summary:
-    "Calls to the listed tools need an out-of-band approval at a URL. 2026-07-28: an input_required result whose inputRequests.approval is elicitation/create {mode: \"url\", message, url} without elicitationId; a client that did not declare elicitation.url gets -32021. Legacy (2025-11-25): elicitation/create with mode url and an elicitationId on the POST's SSE stream, then notifications/elicitation/complete after accept; without elicitation.url an isError result. With pendingRounds=N an accept is answered N times with another URL request (the out-of-band step \"is not done yet\").",
+    "Calls to the listed tools need an out-of-band approval at a URL. 2026-07-28: an input_required result whose inputRequests.approval is elicitation/create {mode: \"url\", message, url} without elicitationId; a client that did not declare elicitation.url gets -32021 (HTTP 400). Legacy (2025-11-25): elicitation/create with mode url and an elicitationId on the POST's SSE stream, then notifications/elicitation/complete after accept; without elicitation.url the JSON-RPC error -32600 naming elicitation.url. With pendingRounds=N an accept is answered N times with another URL request (the out-of-band step \"is not done yet\").",
   layer: "interaction",
   params: z.object({
     tools: ApprovalToolsSchema,

@@ -1,6 +1,9 @@
 import { authChecks } from "./auth.ts";
 import { badAnswerChecks } from "./bad-answer.ts";
+import { catalogChangeChecks } from "./catalog-change.ts";
 import type { Check } from "./check.ts";
+import { cursorChecks } from "./cursor.ts";
+import { elicitationChecks } from "./elicitation.ts";
 import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
 import { inputRequiredChecks } from "./input-required.ts";
@@ -23,6 +26,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   retryChecks,
   replayChecks,
   inputRequiredChecks,
+  elicitationChecks,
   fixInputChecks,
   reinitializeChecks,
   renegotiateChecks,
@@ -31,6 +35,8 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   sessionIdRefusalChecks,
   (all) => streamRecoveryChecks(all),
   timeoutChecks,
+  catalogChangeChecks,
+  cursorChecks,
 ];
 
 /** What the checks read beside the journal, and how they share the thread. */

@@ -3,6 +3,7 @@ import { ErrorCode, isRecord, RpcError } from "../wire/jsonrpc.ts";
 import type { StateClaims } from "./request-state.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import type { ElicitParams, ElicitResult } from "./tool.ts";
+import { capabilityRefusal } from "./capability-refusal.ts";
 
 const ELICIT_TIMEOUT_MS = 5 * 60_000;
 
@@ -12,13 +13,15 @@ export function elicitRequest(params: ElicitParams) {
 }
 
 /**
- * Legacy eras: elicitation/create sent through legacyAsk. Anything but an answer (a mode the client did not declare,
- * no stream, no reply) reads as a cancel, which tools handle like any refusal.
+ * Legacy eras: elicitation/create sent through legacyAsk. A mode the client did not declare is refused like a missing
+ * capability (src/mcp/capability-refusal.ts), as 2026-07-28 does; anything else but an answer (no stream, no reply)
+ * reads as a cancel, which tools handle like any refusal.
  */
 export function legacyElicit(ask: <T>(request: InputRequest) => Promise<T>, clientCapabilities: Record<string, unknown>) {
   return async (_key: string, params: ElicitParams): Promise<ElicitResult> => {
     // 2025-11-25 lifecycle: both parties MUST only use negotiated capabilities; an empty elicitation capability means form mode only.
-    if (!supportsElicitation(clientCapabilities, params.mode ?? "form")) return { action: "cancel" };
+    const mode = params.mode ?? "form";
+    if (!supportsElicitation(clientCapabilities, mode)) throw capabilityRefusal("legacy", `elicitation.${mode}`, { elicitation: { [mode]: {} } });
     const { elicitationId, ...rest } = params;
     const url = params.mode === "url" ? { elicitationId: elicitationId ?? crypto.randomUUID() } : {};
     const answer = await ask<ElicitResult>({ method: "elicitation/create", params: { ...rest, ...url } }).catch(() => undefined);
@@ -52,12 +55,9 @@ const CAPABILITY_OF: Record<string, "elicitation" | "sampling" | "roots"> = {
   "roots/list": "roots",
 };
 
-function missingCapability(capability: string, detail: Record<string, unknown>): RpcError {
+function missingCapability(capability: string, detail: Record<string, Record<string, unknown>>): RpcError {
   const name = Object.keys(detail).length > 0 ? `${capability}.${Object.keys(detail).join(", ")}` : capability;
-  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${name}`, {
-    httpStatus: 400,
-    data: { requiredCapabilities: { [capability]: detail } },
-  });
+  return capabilityRefusal("modern", name, { [capability]: detail });
 }
 
 /** A malformed inputResponses is a protocol error (2026-07-28 mrtr.mdx, Server Requirements). */
@@ -123,7 +123,7 @@ export function legacyAsk(emit: ((m: Record<string, unknown>) => void) | undefin
     const capability = CAPABILITY_OF[request.method];
     // 2025-11-25 lifecycle: both parties MUST only use capabilities that were negotiated.
     if (capability && !clientCapabilities[capability]) {
-      throw new RpcError(ErrorCode.InvalidRequest, `The client did not declare the ${capability} capability, so ${request.method} cannot be sent`);
+      throw capabilityRefusal("legacy", `${request.method} needs ${capability}`, { [capability]: {} });
     }
     if (!emit) throw new RpcError(ErrorCode.InternalError, `${request.method} needs an SSE response stream`);
     const id = `${capability ?? "request"}-${crypto.randomUUID()}`;

@@ -9,6 +9,7 @@ import { readModernMeta, validateModern } from "./modern-headers.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import { inputSchemaOf } from "./dispatch.ts";
 import type { ToolDefinition } from "./tool.ts";
+import { capabilityRefusal } from "./capability-refusal.ts";
 import { isLegacyVersion, LEGACY_VERSIONS, META, MODERN_VERSION, type Era } from "../wire/versions.ts";
 import { jsonResponse } from "../wire/response.ts";
 
@@ -69,7 +70,7 @@ export async function readPost(httpRequest: Request, headers: Record<string, str
       ? readModern(common(incoming, facts, params, era), headers, tools)
       : incoming.message.method === "initialize"
         ? readInitialize(common(incoming, facts, params, era))
-        : readLegacy(common(incoming, facts, params, era), headers, session);
+        : readLegacy(common(incoming, facts, params, era), headers, session, tools);
   return { facts: { ...facts, era, protocolVersion: message.request.protocolVersion, message }, ...(rejection ? { rejection } : {}) };
 }
 
@@ -99,7 +100,7 @@ function readModern({ incoming, params, requestId, request }: Common, headers: R
     if (!(error instanceof RpcError)) throw error;
     rejection = error;
   }
-  rejection ??= missingCapability(tools, request.toolName, clientCapabilities);
+  rejection ??= missingCapability(tools, request.toolName, clientCapabilities, "modern");
   const message = { incoming, params, requestId, clientCapabilities, request: { ...request, protocolVersion: typeof claimed === "string" ? claimed : MODERN_VERSION } };
   return { message, ...(rejection ? { rejection } : {}) };
 }
@@ -115,7 +116,7 @@ function readInitialize({ incoming, params, requestId, request }: Common): Read 
 }
 
 /** Legacy requests after initialize: the MCP session named by Mcp-Session-Id, and the version header it allows. */
-function readLegacy({ incoming, params, requestId, request }: Common, headers: Record<string, string>, session: SessionRuntime): Read {
+function readLegacy({ incoming, params, requestId, request }: Common, headers: Record<string, string>, session: SessionRuntime, tools: readonly ToolDefinition[]): Read {
   const mcpSessionId = headers["mcp-session-id"];
   const mcpSession = mcpSessionId ? session.getMcpSession(mcpSessionId) : undefined;
   const headerVersion = headers["mcp-protocol-version"];
@@ -126,7 +127,7 @@ function readLegacy({ incoming, params, requestId, request }: Common, headers: R
       ? new RpcError(ErrorCode.InvalidRequest, "Session not found: unknown or terminated Mcp-Session-Id", { httpStatus: 404 })
       : headerVersion !== undefined && !isLegacyHeader(headerVersion)
         ? new RpcError(ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version '${headerVersion}'`, { httpStatus: 400 })
-        : undefined;
+        : missingCapability(tools, request.toolName, mcpSession.clientCapabilities, "legacy");
   const message: MessageFacts = {
     incoming,
     params,
@@ -138,13 +139,13 @@ function readLegacy({ incoming, params, requestId, request }: Common, headers: R
   return { message, ...(rejection ? { rejection } : {}) };
 }
 
-/** 2026-07-28: a tool that cannot run without a client capability the request did not declare gets -32021 with 400. */
-function missingCapability(tools: readonly ToolDefinition[], toolName: string | undefined, clientCapabilities: Record<string, unknown>): RpcError | undefined {
+/**
+ * A tool that cannot run without a client capability the client did not declare (2026-07-28: in the request's _meta;
+ * legacy: at initialize) is refused before it runs, naming the capability (src/mcp/capability-refusal.ts).
+ */
+function missingCapability(tools: readonly ToolDefinition[], toolName: string | undefined, clientCapabilities: Record<string, unknown>, era: Era): RpcError | undefined {
   const tool = toolName ? tools.find((t) => t.name === toolName) : undefined;
   const missing = (tool?.needs ?? (tool?.asksForInput ? ["elicitation"] : [])).filter((capability) => !clientCapabilities[capability]);
   if (missing.length === 0) return undefined;
-  return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${toolName} needs ${missing.join(", ")}`, {
-    httpStatus: 400,
-    data: { requiredCapabilities: Object.fromEntries(missing.map((capability) => [capability, {}])) },
-  });
+  return capabilityRefusal(era, `${toolName} needs ${missing.join(", ")}`, Object.fromEntries(missing.map((capability) => [capability, {}])));
 }

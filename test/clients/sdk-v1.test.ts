@@ -150,13 +150,18 @@ test("elicitation.approval: when v1's handler declines, callTool returns an isEr
   assert.equal(textOf(result), "The call to place_order was not approved (decline).");
 });
 
-test("elicitation.approval: a v1 client without an elicitation handler gets an isError result, not a hang", async () => {
+test("elicitation.approval: a v1 client without the elicitation capability gets McpError -32600 naming the capability, not a hang", async () => {
   const session = await createSession(server, "elicitation.approval");
   const client = new Client({ name: "faultline-v1-test", version: "0.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(session.mcpUrl)));
   try {
-    const result = await client.callTool({ name: "place_order", arguments: { item: "tea", quantity: 2 } });
-    assert.equal(result.isError, true);
+    await assert.rejects(client.callTool({ name: "place_order", arguments: { item: "tea", quantity: 2 } }), (error: unknown) => {
+      assert.ok(error instanceof McpError, String(error));
+      assert.equal(error.code, -32600);
+      assert.match(error.message, /Missing required client capability: place_order needs elicitation/);
+      assert.deepEqual((error.data as Record<string, unknown>).requiredCapabilities, { elicitation: {} });
+      return true;
+    });
   } finally {
     await client.close();
   }

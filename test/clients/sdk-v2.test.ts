@@ -185,12 +185,16 @@ for (const mode of MODES) {
       });
     });
   } else {
-    test(`elicitation.approval: a v2 ${mode.label} client without the elicitation capability is asked nothing and gets an isError result`, async (t) => {
+    test(`elicitation.approval: a v2 ${mode.label} client without the elicitation capability is asked nothing and gets -32600 naming the capability`, async (t) => {
       const session = await createSession(server, "elicitation.approval");
       const { client } = await connect(t, mode, session.mcpUrl);
-      const result = await client.callTool(ORDER);
-      assert.equal(result.isError, true);
-      assert.equal(textOf(result), "The call to place_order was not approved (cancel).");
+      await assert.rejects(client.callTool(ORDER), (error: unknown) => {
+        assert.ok(error instanceof ProtocolError, String(error));
+        assert.equal(error.code, -32600);
+        assert.match(error.message, /Missing required client capability: place_order needs elicitation/);
+        assert.deepEqual((error.data as Json).requiredCapabilities, { elicitation: {} });
+        return true;
+      });
     });
   }
 

@@ -280,31 +280,38 @@ test("an elicitation answer can be delivered only once: a second answer with the
   assert.equal(again.status, 400);
 });
 
-/** Calls the approval-gated tool in a session whose client declared `capabilities`, and collects the whole stream. */
-async function callWith(capabilities: Json, params: Json = {}): Promise<Json[]> {
+/** Calls the approval-gated tool in a session whose client declared `capabilities`; the whole answer, JSON or stream. */
+async function callWith(capabilities: Json, params: Json = {}): Promise<{ contentType: string; messages: Json[] }> {
   const session = await createSession(server, "elicitation.approval", params);
   const { post: send } = await legacySession(session.mcpUrl, "2025-11-25", capabilities);
   const res = await send({ id: 10, method: "tools/call", params: ORDER });
   assert.equal(res.status, 200);
-  const all: Json[] = [];
-  for await (const message of sseMessages(res.body as ReadableStream<Uint8Array>)) all.push(message);
-  return all;
+  const contentType = res.headers.get("content-type") ?? "";
+  if (!contentType.startsWith("text/event-stream")) return { contentType, messages: [(await res.json()) as Json] };
+  const messages: Json[] = [];
+  for await (const message of sseMessages(res.body as ReadableStream<Uint8Array>)) messages.push(message);
+  return { contentType, messages };
 }
 
-test("a client that declared no elicitation capability is sent no elicitation/create: the call ends as an isError result", async () => {
-  const messages = await callWith({});
+test("a client that declared no elicitation capability is asked nothing: -32600 naming the elicitation capability, before the tool runs", async () => {
+  const { contentType, messages } = await callWith({});
+  assert.match(contentType, /^application\/json/);
   assert.equal(messages.length, 1, JSON.stringify(messages));
   assert.equal(messages[0]?.id, 10);
-  assert.equal(messages[0]?.result.isError, true);
+  assert.equal(messages[0]?.error.code, -32600);
+  assert.match(messages[0]?.error.message, /^Missing required client capability: place_order needs elicitation/);
+  assert.deepEqual(messages[0]?.error.data, { requiredCapabilities: { elicitation: {} } });
 });
 
-test("in url mode, a client whose elicitation capability is form-only is sent no elicitation/create", async () => {
-  const messages = await callWith({ elicitation: {} }, { mode: "url" });
+test("in url mode, a client whose elicitation capability is form-only is sent no elicitation/create: -32600 naming elicitation.url", async () => {
+  const { messages } = await callWith({ elicitation: {} }, { mode: "url" });
   assert.deepEqual(
     messages.map((m) => m.method ?? `response ${m.id}`),
     ["response 10"],
   );
-  assert.equal(messages[0]?.result.isError, true);
+  assert.equal(messages[0]?.error.code, -32600);
+  assert.match(messages[0]?.error.message, /elicitation\.url/);
+  assert.deepEqual(messages[0]?.error.data, { requiredCapabilities: { elicitation: { url: {} } } });
 });
 
 test("in url mode, a client that declared elicitation.url gets an elicitation/create in url mode with an elicitationId", async () => {

@@ -56,11 +56,14 @@ test("elicitation.url_mode sends legacy elicitation/create with mode url and an 
   assert.match(finalResult(messages).content[0].text, /^Order #1 placed/);
 });
 
-test("elicitation.url_mode gives a legacy client without elicitation.url an isError result", async () => {
+test("elicitation.url_mode refuses a legacy client without elicitation.url with -32600 naming elicitation.url, as 2026-07-28 does with -32021", async () => {
   const { mcpUrl } = await createSession(server, "elicitation.url_mode", { tools: ["place_order"] });
   const session = await legacySession(mcpUrl, "2025-06-18", { elicitation: {} });
   const res = await session.post({ id: 1, method: "tools/call", params: order });
   const messages = await driveLegacyStream(session, res, () => ({ action: "accept" }));
-  assert.equal(finalResult(messages).isError, true);
-  assert.match(finalResult(messages).content[0].text, /elicitation\.url/);
+  assert.deepEqual(messages.map((m) => m.method ?? "response"), ["response"]);
+  const error = messages[0]?.error;
+  assert.equal(error.code, -32600);
+  assert.equal(error.message, "Missing required client capability: place_order needs URL-mode elicitation (elicitation.url) (declare it in initialize's capabilities)");
+  assert.deepEqual(error.data, { requiredCapabilities: { elicitation: { url: {} } } });
 });
