@@ -35,7 +35,12 @@ export default defineScenario({
     "resources/list (or prompts/list, facet) answers totalItems synthetic items pageSize at a time, nextCursor page-<n>. As in MCP Test Kitchen, the page is the count of list calls, not the cursor: the nth call gets page n whatever cursor it sends. fault cursor_loop: nextCursor is always \"loop\"; duplicate_page: later pages repeat the first and end the list; error_after_page_n: from call faultAtPage on, JSON-RPC -32603 \"Internal error after page\". Past the end: an empty page with no nextCursor.",
   layer: "protocol",
   params: ParamsSchema,
-  judging: { checks: ["cursor-not-looped"], exercisedBy: "answers", cannotTell: "whether the client noticed a duplicate_page, which ends the list (it shows only that the client stopped)" },
+  judging: {
+    // error_after_page_n refuses a cursor with -32603, which cursor-not-looped judges as it does a -32602.
+    checks: ["cursor-not-looped"],
+    exercisedBy: "answers",
+    cannotTell: "whether the client noticed a duplicate_page, which ends the list, or a cursor_loop, whose repeated cursor still brings new items (it shows only how far the client walked)",
+  },
   example: { totalItems: 7, pageSize: 2, facet: "prompts", fault: "error_after_page_n", faultAtPage: 3 },
   handlers: (params) => ({
     [FACET[params.facet].method]: async (_request, ctx) => {

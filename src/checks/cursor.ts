@@ -2,19 +2,22 @@ import { show } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { errorCode, type Exchange, rpcError } from "./exchange.ts";
 
-const INVALID_PARAMS = -32602;
 /** Sends of one refused cursor after its refusal that still count as trying again, not looping (as http-retry-bounded's three). */
 export const CURSOR_REPEAT_BOUND = 3;
 
 const cursorOf = (x: Exchange): string | undefined => (x.isRequest && typeof x.params?.cursor === "string" ? x.params.cursor : undefined);
 const isList = (x: Exchange): boolean => x.isRequest && x.method !== undefined && x.method.endsWith("/list");
 
-/** The first refusal of each (method, cursor): a tools/list (or other list) request with that cursor answered -32602. */
+/**
+ * The first refusal of each (method, cursor): a list request with that cursor answered with a JSON-RPC error: -32602
+ * for an invalid or expired cursor (the spec's SHOULD, pagination.bad_cursor), or any other, such as the -32603 of
+ * catalog.pagination's error_after_page_n.
+ */
 function refusals(all: readonly Exchange[]): Exchange[] {
   const seen = new Set<string>();
   return all.filter((x) => {
     const cursor = cursorOf(x);
-    if (cursor === undefined || !isList(x) || errorCode(x) !== INVALID_PARAMS) return false;
+    if (cursor === undefined || !isList(x) || errorCode(x) === undefined) return false;
     const key = `${x.method}\u0000${cursor}`;
     if (seen.has(key)) return false;
     seen.add(key);
@@ -25,7 +28,7 @@ function refusals(all: readonly Exchange[]): Exchange[] {
 function judge(all: readonly Exchange[], refused: Exchange): Observation {
   const cursor = cursorOf(refused) as string;
   const message = rpcError(refused)?.message;
-  const what = `the -32602${message ? ` "${message}"` : ""} to ${refused.method} with cursor ${show(cursor, 40)} (seq ${refused.seq})`;
+  const what = `the ${errorCode(refused)}${message ? ` "${message}"` : ""} to ${refused.method} with cursor ${show(cursor, 40)} (seq ${refused.seq})`;
   const later = all.filter((x) => x.index > refused.index && x.method === refused.method && x.isRequest);
   const repeats = later.filter((x) => cursorOf(x) === cursor);
   if (repeats.length > CURSOR_REPEAT_BOUND) {
@@ -45,7 +48,7 @@ function judge(all: readonly Exchange[], refused: Exchange): Observation {
   return observe("pass", `After ${what}, the client stopped paginating${again}.`, refused.seq, ...repeats.map((x) => x.seq));
 }
 
-/** cursor-not-looped: a cursor refused with -32602 is not sent again and again; the client restarts from the first page or stops. */
+/** cursor-not-looped: a cursor refused with a JSON-RPC error (-32602 above all) is not sent again and again; the client restarts from the first page or stops. */
 export function cursorChecks(all: readonly Exchange[]): Check[] {
   return summarize("cursor-not-looped", refusals(all).map((x) => judge(all, x)));
 }

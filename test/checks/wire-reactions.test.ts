@@ -129,6 +129,13 @@ test("cursor-not-looped counts the resends of the refused cursor even between re
   expectCheck(journal, "cursor-not-looped", "fail", /4 more times/);
 });
 
+test("cursor-not-looped judges a cursor refused with another JSON-RPC error (catalog.pagination's -32603 after page n) alike", () => {
+  const failed = { error: { code: -32603, message: "Internal error after page" } };
+  expectCheck([page(1, 0), page(2, 100, "c2", failed), page(3, 200)], "cursor-not-looped", "pass", /the -32603 "Internal error after page" .* restarted from the first page/, [2, 3]);
+  const journal = [page(1, 0), ...[2, 3, 4, 5, 6].map((seq) => page(seq, seq * 100, "c2", failed))];
+  expectCheck(journal, "cursor-not-looped", "fail", /the -32603 .* sent the same refused cursor 4 more times/);
+});
+
 test("cursor-not-looped is absent when no cursor was refused", () => {
   absent([page(1, 0), page(2, 100, "c2")], "cursor-not-looped");
   absent([page(1, 0), page(2, 100, undefined, refused)], "cursor-not-looped");
