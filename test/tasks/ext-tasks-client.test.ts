@@ -21,7 +21,7 @@ function dispatcher(mcpUrl: string): RawClientDispatch {
   let id = 1000;
   return async (request, options) => {
     const message = request as Json;
-    const name = message.method === "tools/call" ? { "mcp-name": String(message.params?.name) } : {};
+    const name: Record<string, string> = message.method === "tools/call" ? { "mcp-name": String(message.params?.name) } : {};
     const res = await fetch(mcpUrl, {
       method: "POST",
       headers: {
@@ -108,7 +108,8 @@ test("the ext-tasks client cancels a working task with tasks/cancel, and the tas
   const { tasks, sessionId } = await taskSession(t);
   const execution = await tasks.callTool("slow_compute", { seconds: 60, label: "to cancel" });
   assert.equal(execution.kind, "task");
-  const taskId = execution.kind === "task" ? execution.handle.taskId : "";
+  if (execution.kind !== "task") return;
+  const taskId = execution.handle.taskId;
   await execution.cancel();
   const entries = await journalWith(sessionId, "tasks/cancel");
   const cancel = entries.find((e) => e.rpc.method === "tasks/cancel");
