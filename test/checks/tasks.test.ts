@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type Check, checksOf } from "../../src/checks/index.ts";
+import { type Check, checksOf, runChecks } from "../../src/checks/index.ts";
+import { slimEntry } from "../../src/journal/slim.ts";
 import { LOST_TASK_POLL_BOUND } from "../../src/checks/tasks.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
 import { call, entry, type EntryInput } from "./entries.ts";
@@ -142,6 +143,11 @@ test("task-mcp-name-sent fails on a tasks/get without Mcp-Name, and on one namin
   assert.match(c.message, /1 of 2 tasks\/\* requests did not carry Mcp-Name equal to params.taskId \(seq 3, tasks\/get, sent no Mcp-Name header\)/);
   const other = get(2, 600, "working", { headers: { "mcp-method": "tasks/get", "mcp-name": "someone-else" } });
   assert.match(only([created(1, 0), other], "task-mcp-name-sent").message, /sent Mcp-Name: someone-else/);
+});
+
+test("task-mcp-name-sent judges the store's slim projection as it judges the full entries: the projection keeps Mcp-Name", async () => {
+  const checks = await runChecks([...wellPolled(), cancel(5, 2400)].map((e) => slimEntry(e, undefined)));
+  assert.equal(checks.find((c) => c.id === "task-mcp-name-sent")?.status, "pass");
 });
 
 test("task-mcp-name-sent reads a base64-encoded Mcp-Name as its value", () => {

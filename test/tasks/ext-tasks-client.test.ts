@@ -4,6 +4,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createTaskSessionFromClient, type RawClientDispatch, type TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
 import { createSession, MODERN, useServer } from "../helpers/server.ts";
 import { journalOf } from "../helpers/journal.ts";
+import type { Check } from "../../src/checks/index.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
 
 // The official task client, @modelcontextprotocol/ext-tasks 0.2.2 (its ./client export), on the official v2 SDK
@@ -73,6 +74,12 @@ async function journalWith(sessionId: string, method: string): Promise<JournalEn
   }
 }
 
+/** The session's task checks, by id: status. */
+async function taskChecks(sessionId: string): Promise<Record<string, string>> {
+  const { checks } = (await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] };
+  return Object.fromEntries(checks.filter((c) => c.id.startsWith("task-")).map((c) => [c.id, c.status]));
+}
+
 test("the ext-tasks client gets a task from slow_compute, polls tasks/get with Mcp-Name and settles on the completed result", async (t) => {
   const { tasks, sessionId } = await taskSession(t);
   assert.equal(tasks.capabilities.execution, true, "the package read the extension from server/discover");
@@ -87,6 +94,7 @@ test("the ext-tasks client gets a task from slow_compute, polls tasks/get with M
     assert.equal(poll.rpc.method, "tasks/get");
     assert.equal(poll.request.headers["mcp-name"], execution.kind === "task" ? execution.handle.taskId : "", "Mcp-Name is the taskId");
   }
+  assert.deepEqual(await taskChecks(sessionId), { "task-poll-interval-honoured": "pass", "task-polled-to-terminal": "pass", "task-mcp-name-sent": "pass" });
 });
 
 test("the ext-tasks client answers an input_required task: tasks/get shows the question, tasks/update answers it, the task completes", async (t) => {
@@ -102,6 +110,7 @@ test("the ext-tasks client answers an input_required task: tasks/get shows the q
   assert.deepEqual(methods.filter((m) => m === "tasks/update"), ["tasks/update"], "one tasks/update, for the one key");
   assert.ok(methods.indexOf("tasks/get") < methods.indexOf("tasks/update"), "the question was read from tasks/get first");
   assert.equal(methods.at(-1), "tasks/get", "it polled again after the update, until completed");
+  assert.deepEqual(await taskChecks(sessionId), { "task-poll-interval-honoured": "pass", "task-polled-to-terminal": "pass", "task-mcp-name-sent": "pass" });
 });
 
 test("the ext-tasks client cancels a working task with tasks/cancel, and the task is cancelled", async (t) => {
@@ -117,4 +126,8 @@ test("the ext-tasks client cancels a working task with tasks/cancel, and the tas
   assert.equal(cancel?.response.status, 200);
   const view = await tasks.task(taskId).snapshot();
   assert.equal(view.status, "cancelled");
+  // The snapshot above is the one look after the cancel that SEP-2663 allows; the package itself polled no more.
+  const checks = await taskChecks(sessionId);
+  assert.equal(checks["task-not-polled-after-cancel"], "pass");
+  assert.equal(checks["task-mcp-name-sent"], "pass");
 });
