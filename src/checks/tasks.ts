@@ -95,7 +95,8 @@ function judgeInterval(t: TaskTrack): Observation | undefined {
     );
   }
   const least = all.reduce((a, b) => (b.gapMs < a.gapMs ? b : a));
-  return observe("pass", `The client polled ${what(t)} ${all.length} time${all.length === 1 ? "" : "s"}, each at least the pollIntervalMs the previous answer asked (the shortest wait: ${least.gapMs} ms of ${least.intervalMs}).`, t.created.seq, ...all.map((g) => g.poll.seq));
+  const times = all.length === 1 ? "once, waiting" : `${all.length} times, each waiting`;
+  return observe("pass", `The client polled ${what(t)} ${times} at least the pollIntervalMs the previous answer asked (the shortest wait: ${least.gapMs} ms of ${least.intervalMs}).`, t.created.seq, ...all.map((g) => g.poll.seq));
 }
 
 // ---- task-polled-to-terminal ----
