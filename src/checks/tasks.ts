@@ -119,12 +119,14 @@ function judgeTerminal(all: readonly Exchange[], t: TaskTrack): Observation | un
   }
   const polls = t.requests.filter(isPoll);
   const last = polls.at(-1) ?? t.created;
-  const status = statusOf(last) ?? "not known";
+  // The status as the client last read it: a poll refused (a 429, say) tells none.
+  const read = [t.created, ...polls].filter((x) => statusOf(x) !== undefined).at(-1) ?? t.created;
+  const status = `${statusOf(read) ?? "of unknown status"} (read at seq ${read.seq})`;
   const left = leftAfter(all, t, last);
   if (left) {
-    return observe("fail", `The client left ${what(t)} while it was ${status} (seq ${last.seq}): it went on (seq ${left.seq}) without polling it again or cancelling it.`, last.seq, left.seq);
+    return observe("fail", `The client left ${what(t)} while it was ${status}: it went on (seq ${left.seq}) without polling it again or cancelling it.`, last.seq, left.seq);
   }
-  return observe("info", `The journal ends while ${what(t)} was ${status} (seq ${last.seq}): it cannot tell whether the client would have polled on.`, last.seq);
+  return observe("info", `The journal ends while ${what(t)} was ${status}, its last poll at seq ${last.seq}: it cannot tell whether the client would have polled on.`, last.seq);
 }
 
 // ---- task-not-polled-after-cancel ----

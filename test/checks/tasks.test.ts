@@ -92,14 +92,14 @@ test("task-polled-to-terminal fails when the client left a working task for othe
   const entries = [created(1, 0), get(2, 600, "working"), call(3, 2000, "echo", { text: "hi" })];
   const c = only(entries, "task-polled-to-terminal");
   assert.equal(c.status, "fail", c.message);
-  assert.match(c.message, /left task 5fe57cf8… .* while it was working \(seq 2\): it went on \(seq 3\)/);
+  assert.match(c.message, /left task 5fe57cf8… .* while it was working \(read at seq 2\): it went on \(seq 3\)/);
 });
 
 test("task-polled-to-terminal is info when the journal just ends while the task works", () => {
   const entries = [created(1, 0), get(2, 600, "working"), call(3, 700, "echo", { text: "hi" })];
   const c = only(entries, "task-polled-to-terminal");
   assert.equal(c.status, "info", c.message);
-  assert.match(c.message, /The journal ends while task 5fe57cf8… .* was working \(seq 2\)/);
+  assert.match(c.message, /The journal ends while task 5fe57cf8… .* was working \(read at seq 2\), its last poll at seq 2/);
 });
 
 // ---- task-not-polled-after-cancel ----
