@@ -30,6 +30,11 @@ export const CHECK_IDS = {
   "cursor-not-looped": "a refused or looping cursor did not start an endless walk",
   "elicitation-answered": "an elicitation request was answered with a result the client's capabilities promised",
   "method-not-found-not-repeated": "a method answered -32601 was not called again and again",
+  "task-poll-interval-honoured": "each tasks/get came no sooner than the pollIntervalMs the previous answer asked",
+  "task-polled-to-terminal": "a task was polled until a terminal status, and not polled on after it",
+  "task-not-polled-after-cancel": "after its own tasks/cancel the client stopped polling the task",
+  "task-mcp-name-sent": "every tasks/* request carried Mcp-Name equal to params.taskId",
+  "task-polling-bounded": "a task the server no longer knows (-32602) was not polled forever",
 } as const satisfies Record<string, string>;
 
 export type CheckId = keyof typeof CHECK_IDS;
