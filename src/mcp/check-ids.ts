@@ -30,6 +30,9 @@ export const CHECK_IDS = {
   "cursor-not-looped": "a refused or looping cursor did not start an endless walk",
   "elicitation-answered": "an elicitation request was answered with a result the client's capabilities promised",
   "method-not-found-not-repeated": "a method answered -32601 was not called again and again",
+  "progress-token-sent": "a long-running call carried a progressToken, so the client can tell a slow tool from a dead one",
+  "progress-patience": "the client did not abandon a call while its progress kept arriving, before the session's patience",
+  "progress-bounded": "progress or not, the client gave up on a long call by the session's bound",
 } as const satisfies Record<string, string>;
 
 export type CheckId = keyof typeof CHECK_IDS;
