@@ -22,7 +22,7 @@ export default defineScenario({
   layer: "interaction",
   params: Params,
   judging: { checks: ["progress-token-sent", "progress-patience", "progress-bounded", "timeout-cancelled"] },
-  example: { ms: 70_000, intervalMs: 2_000, expectPatienceMs: 70_000 },
+  example: { ms: 10_000, intervalMs: 1_000, expectPatienceMs: 10_000, nth: 1 },
   decide: ({ params, request, counters }) => {
     if (params.tool !== undefined && request.toolName !== params.tool) return undefined;
     const reason = select(params, request, counters);

@@ -49,15 +49,15 @@ function methodOf(data: string): unknown {
  * When (ms after the request) the client gave the call up before its answer: it closed the stream, or (2025-11-25,
  * 2025-06-18, where a disconnect is no cancellation) sent notifications/cancelled for it on the same MCP session.
  */
-function gaveUpAt(all: readonly Exchange[], x: Exchange): { at: number; how: string } | undefined {
+function gaveUpAt(all: readonly Exchange[], x: Exchange): { at: number; how: string; seqs: number[] } | undefined {
   const closed = x.entry.response.clientClosedAtMs;
   const cancel = all.find((y) => y.start >= x.start && y.start < x.end && y.method === "notifications/cancelled" && y.sessionId === x.sessionId && y.params?.requestId === x.id);
   const cancelledAt = cancel ? cancel.start - x.start : undefined;
-  if (cancelledAt !== undefined && (closed === undefined || cancelledAt <= closed)) return { at: cancelledAt, how: `sent notifications/cancelled (seq ${cancel!.seq})` };
-  return closed !== undefined ? { at: closed, how: "closed the stream" } : undefined;
+  if (cancelledAt !== undefined && (closed === undefined || cancelledAt <= closed)) return { at: cancelledAt, how: `sent notifications/cancelled (seq ${cancel!.seq})`, seqs: [x.seq, cancel!.seq] };
+  return closed !== undefined ? { at: closed, how: "closed the stream", seqs: [x.seq] } : undefined;
 }
 
-const what = (x: Exchange, call: LongCall) => `${label(x)} (seq ${x.seq}), a call that runs ${call.ms} ms`;
+const what = (x: Exchange, call: LongCall) => `${label(x)} (seq ${x.seq}, a call of ${call.ms} ms)`;
 
 /** progress-token-sent: a long call asked for progress, so the client can tell a slow tool from a dead one. */
 function judgeToken(x: Exchange, call: LongCall): Observation {
@@ -80,19 +80,19 @@ function judgePatience(all: readonly Exchange[], x: Exchange, call: LongCall): O
   }
   if (left === undefined) return observe("pass", `The client stayed on ${what(x, call)} while ${delivered} notifications/progress arrived, for ${x.entry.durationMs} ms.`, x.seq);
   if (left.at >= call.patienceMs) {
-    return observe("pass", `The client ${left.how} on ${what(x, call)} after ${left.at} ms and ${delivered} notifications/progress, no earlier than the ${call.patienceMs} ms the session expects it to wait.`, x.seq);
+    return observe("pass", `The client ${left.how} on ${what(x, call)} after ${left.at} ms (${delivered} notifications/progress reached its stream), no earlier than the ${call.patienceMs} ms the session expects it to wait.`, ...left.seqs);
   }
   return observe(
     "fail",
-    `The client ${left.how} on ${what(x, call)} after ${left.at} ms while progress kept arriving (${delivered} notifications/progress), before the ${call.patienceMs} ms the session expects it to wait: a timeout that ignores progress abandons a tool that is working.`,
-    x.seq,
+    `The client ${left.how} on ${what(x, call)} after ${left.at} ms while progress kept arriving (${delivered} notifications/progress reached its stream), before the ${call.patienceMs} ms the session expects it to wait: a timeout that ignores progress abandons a tool that is working.`,
+    ...left.seqs,
   );
 }
 
 /** progress-bounded: progress or not, the client still gave up by the bound the session set. */
 function judgeBound(all: readonly Exchange[], x: Exchange, call: LongCall): Observation {
   const left = gaveUpAt(all, x);
-  if (left !== undefined && left.at < call.boundMs) return observe("pass", `The client ${left.how} on ${what(x, call)} after ${left.at} ms, within the ${call.boundMs} ms bound.`, x.seq);
+  if (left !== undefined && left.at < call.boundMs) return observe("pass", `The client ${left.how} on ${what(x, call)} after ${left.at} ms, within the ${call.boundMs} ms bound.`, ...left.seqs);
   const waited = left?.at ?? x.entry.durationMs;
   if (waited >= call.boundMs) {
     return observe(

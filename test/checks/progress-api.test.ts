@@ -170,7 +170,7 @@ test("a 2026-07-28 fetch client that closes the stream after two progress notifi
   await abortAfterProgress(postModern(mcpUrl, 1, "tools/call", ECHO, { meta: { progressToken: "job-1" }, signal: controller.signal }), controller, 2);
   const checks = await checksOf(id);
   assert.deepEqual(statusesOf(checks), { "progress-token-sent": "pass", "progress-patience": "fail", "progress-bounded": "pass" });
-  assert.match(checks.find((c) => c.id === "progress-patience")!.message, /closed the stream on tools\/call echo \(seq \d+\), a call that runs 3000 ms after \d+ ms while progress kept arriving .*before the 2000 ms/);
+  assert.match(checks.find((c) => c.id === "progress-patience")!.message, /closed the stream on tools\/call echo \(seq \d+, a call of 3000 ms\) after \d+ ms while progress kept arriving .*before the 2000 ms/);
 });
 
 test("a 2025-11-25 fetch client that closes the stream after two progress notifications fails progress-patience", async () => {

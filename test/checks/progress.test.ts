@@ -36,7 +36,7 @@ const noToken = (rest: Partial<EntryInput> = {}) => long(0, { params: {}, body: 
 test("progress-token-sent passes when the long call carried a progressToken, naming it and the progress that arrived", () => {
   const c = only([long(10)], "progress-token-sent");
   assert.equal(c.status, "pass", c.message);
-  assert.equal(c.message, 'tools/call slow_report (seq 1), a call that runs 10000 ms carried _meta.progressToken "p-1", and 10 notifications/progress reached its stream.');
+  assert.equal(c.message, 'tools/call slow_report (seq 1, a call of 10000 ms) carried _meta.progressToken "p-1", and 10 notifications/progress reached its stream.');
 });
 
 test("progress-token-sent warns when the long call carried no progressToken: a slow tool looks like a dead one", () => {
@@ -66,7 +66,8 @@ test("progress-patience passes when the client stayed until the answer while pro
 test("progress-patience fails when the client closed the stream before the session's patience while progress kept arriving", () => {
   const c = only([long(2, { clientClosedAtMs: 2_100, durationMs: 2_100, effects: "possible" })], "progress-patience");
   assert.equal(c.status, "fail", c.message);
-  assert.match(c.message, /closed the stream on .* after 2100 ms while progress kept arriving \(2 notifications\/progress\), before the 5000 ms/);
+  assert.match(c.message, /closed the stream on .* after 2100 ms while progress kept arriving \(2 notifications\/progress reached its stream\), before the 5000 ms/);
+  assert.deepEqual(c.evidence, [1]);
 });
 
 test("progress-patience fails when a 2025-11-25 client cancelled early with notifications/cancelled, though it kept the stream open", () => {
@@ -75,12 +76,13 @@ test("progress-patience fails when a 2025-11-25 client cancelled early with noti
   const c = only([x, cancel], "progress-patience");
   assert.equal(c.status, "fail", c.message);
   assert.match(c.message, /sent notifications\/cancelled \(seq 2\) on .* after 1500 ms/);
+  assert.deepEqual(c.evidence, [1, 2]);
 });
 
 test("progress-patience passes when the client gave up only after the session's patience", () => {
   const c = only([long(6, { clientClosedAtMs: 6_000, durationMs: 6_000, effects: "possible" })], "progress-patience");
   assert.equal(c.status, "pass", c.message);
-  assert.match(c.message, /after 6000 ms and 6 notifications\/progress, no earlier than the 5000 ms/);
+  assert.match(c.message, /after 6000 ms \(6 notifications\/progress reached its stream\), no earlier than the 5000 ms/);
 });
 
 test("progress-patience is info when no progress reached the stream: there was nothing to be patient with", () => {
