@@ -164,6 +164,19 @@ test("the SDK v2 client with a maxTotalTimeout gives up within the bound at 2026
   assert.deepEqual(statusesOf(checks), { "progress-token-sent": "pass", "progress-patience": "pass", "progress-bounded": "pass" });
 });
 
+test("the SDK v2 client in legacy mode with onprogress passes progress-token-sent and progress-patience at 2025-11-25", async (t) => {
+  const { id, mcpUrl } = await createSession(server, "progress.long_running", PATIENT);
+  const client = new ClientV2({ name: "progress-v2-legacy", version: "0.0.0" }, { versionNegotiation: { mode: "legacy" } });
+  t.after(() => client.close());
+  await client.connect(new TransportV2(new URL(mcpUrl)));
+  const seen: number[] = [];
+  await client.callTool(ECHO, { onprogress: (p) => void seen.push(p.progress), resetTimeoutOnProgress: true, timeout: 5_000 });
+  assert.ok(seen.length >= 2, `progress seen: ${JSON.stringify(seen)}`);
+  const checks = await checksOf(id);
+  assert.deepEqual(statusesOf(checks), { "progress-token-sent": "pass", "progress-patience": "pass", "progress-bounded": "info" });
+  assert.equal((await journalWithCall(id)).find((e) => e.rpc.method === "tools/call")!.protocolVersion, "2025-11-25");
+});
+
 test("a 2026-07-28 fetch client that closes the stream after two progress notifications fails progress-patience", async () => {
   const { id, mcpUrl } = await createSession(server, "progress.long_running", { ...BOUNDED, expectPatienceMs: 2_000, expectBoundMs: 2_500 });
   const controller = new AbortController();
