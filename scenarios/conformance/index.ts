@@ -16,8 +16,12 @@ export default defineScenario({
     "No faults: a correct MCP server with the tools, resources and prompts the official conformance suites call (test_simple_text, test_sampling, test_input_required_result_*, test://static-text, test_simple_prompt, ...). Point `conformance server --url` at the session's MCP URL. The one stream that closes early is test_reconnection's on the 2025 wire, which is SSE polling as SEP-1699 describes it, resumed by GET with Last-Event-ID.",
   layer: "application",
   params: z.object({}),
-  // Nothing to fault; test_reconnection's cut (below) is part of the fixture, and its resumption is still judged.
-  judging: { checks: ["stream-resumed", "stream-retry-honoured"], exercisedBy: "control" },
+  // Nothing to fault; test_reconnection's cut (below) is part of the fixture, and its resumption is still judged, as
+  // is the polling of a client of the task fixtures (SEP-2663).
+  judging: {
+    checks: ["stream-resumed", "stream-retry-honoured", "task-poll-interval-honoured", "task-polled-to-terminal", "task-not-polled-after-cancel", "task-mcp-name-sent", "task-polling-bounded"],
+    exercisedBy: "control",
+  },
   example: {},
   tools: () => [...CONTENT_TOOLS, ...INTERACTION_TOOLS, ...MRTR_TOOLS, ...DIAGNOSTIC_TOOLS, ...TASK_TOOLS],
   handlers: () => ({ ...RESOURCE_HANDLERS, ...PROMPT_HANDLERS }),

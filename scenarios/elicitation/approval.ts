@@ -33,7 +33,7 @@ export default defineScenario({
     tools: ApprovalToolsSchema,
     ...TestKitchenApprovalShape,
   }),
-  judging: { checks: ["elicitation-answered", "mrtr-same-request", "mrtr-new-request-id", "mrtr-request-state-echoed", "mrtr-input-responses-complete"], exercisedBy: "answers" },
+  judging: { checks: ["elicitation-answered", "mrtr-same-request", "mrtr-new-request-id", "mrtr-request-state-echoed", "mrtr-input-responses-complete", "non-idempotent-not-replayed"], exercisedBy: "answers" },
   example: { mode: "form", tools: ["place_order"] },
   tools: (params) => wrapBaseTools(params.tools, (t) => withApproval(t, params.mode)),
 });

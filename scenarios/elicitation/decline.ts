@@ -41,7 +41,7 @@ export default defineScenario({
     repeat: z.number().int().min(0).max(20).default(0).describe("After a decline, ask again up to this many times"),
     ...TestKitchenDeclineShape,
   }),
-  judging: { checks: ["elicitation-answered", "mrtr-same-request", "mrtr-new-request-id", "mrtr-request-state-echoed", "mrtr-input-responses-complete"], exercisedBy: "answers" },
+  judging: { checks: ["elicitation-answered", "mrtr-same-request", "mrtr-new-request-id", "mrtr-request-state-echoed", "mrtr-input-responses-complete", "non-idempotent-not-replayed"], exercisedBy: "answers" },
   example: { tools: ["place_order"], repeat: 2 },
   tools: (params) => wrapBaseTools(params.tools, (t) => withDeclineHandling(t, params.repeat)),
 });

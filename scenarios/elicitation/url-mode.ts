@@ -44,7 +44,7 @@ export default defineScenario({
     pendingRounds: z.number().int().min(0).max(10).default(0).describe("Ask again this many times after an accept, as if the out-of-band step were unfinished"),
     ...TestKitchenUrlModeShape,
   }),
-  judging: { checks: ["elicitation-answered", "mrtr-same-request", "mrtr-new-request-id", "mrtr-request-state-echoed", "mrtr-input-responses-complete"], exercisedBy: "answers", needsOutside: "it asks the client's user to open a URL and approve out of band (in a browser), a step an unattended run has nobody for" },
+  judging: { checks: ["elicitation-answered", "mrtr-same-request", "mrtr-new-request-id", "mrtr-request-state-echoed", "mrtr-input-responses-complete", "non-idempotent-not-replayed"], exercisedBy: "answers", needsOutside: "it asks the client's user to open a URL and approve out of band (in a browser), a step an unattended run has nobody for" },
   example: { tools: ["place_order"], pendingRounds: 1 },
   tools: (params) => wrapBaseTools(params.tools, (t) => withUrlApproval(t, params.pendingRounds)),
 });

@@ -17,6 +17,7 @@ import { sessionIdRefusalChecks } from "./session-id-refusal.ts";
 import type { SlimEntry } from "../journal/slim.ts";
 import type { GrantEvent } from "../oauth/records.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
+import { taskChecks } from "./tasks.ts";
 import { timeoutChecks } from "./timeouts.ts";
 
 export { CheckSchema, CheckStatusSchema } from "./check.ts";
@@ -39,6 +40,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   progressChecks,
   catalogChangeChecks,
   cursorChecks,
+  taskChecks,
 ];
 
 /** What the checks read beside the journal, and how they share the thread. */

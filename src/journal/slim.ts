@@ -92,8 +92,9 @@ function slimText(text: string, parsed: ParsedBody | undefined): string {
   return message ? JSON.stringify(reduceMessage(message)) : "";
 }
 
-// last-event-id: the stream-recovery checks match a resuming GET to the stream it resumes.
-const KEPT_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version", "last-event-id"];
+// last-event-id: the stream-recovery checks match a resuming GET to the stream it resumes. mcp-name: task-mcp-name-sent
+// holds each tasks/* request's header to its params.taskId.
+const KEPT_REQUEST_HEADERS = ["mcp-session-id", "mcp-protocol-version", "last-event-id", "mcp-name"];
 
 /** The parses of an entry's bodies as stored (after redaction), when they were made already: see ParsedBody. */
 export interface StoredParses {

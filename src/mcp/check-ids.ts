@@ -33,6 +33,11 @@ export const CHECK_IDS = {
   "progress-token-sent": "a long-running call carried a progressToken, so the client can tell a slow tool from a dead one",
   "progress-patience": "the client did not abandon a call while its progress kept arriving, before the session's patience",
   "progress-bounded": "progress or not, the client gave up on a long call by the session's bound",
+  "task-poll-interval-honoured": "each tasks/get came no sooner than the pollIntervalMs the previous answer asked",
+  "task-polled-to-terminal": "a task was polled until a terminal status, and not polled on after it",
+  "task-not-polled-after-cancel": "after its own tasks/cancel the client stopped polling the task",
+  "task-mcp-name-sent": "every tasks/* request carried Mcp-Name equal to params.taskId",
+  "task-polling-bounded": "a task the server no longer knows (-32602) was not polled forever",
 } as const satisfies Record<string, string>;
 
 export type CheckId = keyof typeof CHECK_IDS;

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextproto
 import type { Check } from "../../src/checks/index.ts";
 import { NO_BACKOFF_MS } from "../../src/checks/retries.ts";
 import { createSession, legacySession, MODERN, postModern, startServer, type TestServer } from "../helpers/server.ts";
+import { checksOnceJournalled } from "../helpers/checks.ts";
 
 let server: TestServer;
 before(async () => {
@@ -26,17 +27,7 @@ async function drained(res: Response): Promise<Json | undefined> {
   }
 }
 
-/** The checks once the journal holds `entries` exchanges (the journal records each one after its body ends). */
-async function checksAfter(sessionId: string, entries: number): Promise<Check[]> {
-  for (let tries = 0;; tries++) {
-    const journal = (await (await fetch(`${server.url}/api/sessions/${sessionId}/journal?limit=1000`)).json()) as Json;
-    if (journal.entries.length >= entries) break;
-    if (tries > 100) throw new Error(`the journal has ${journal.entries.length} entries, not ${entries}`);
-    await sleep(50);
-  }
-  const body = (await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] };
-  return body.checks;
-}
+const checksAfter = (sessionId: string, entries: number): Promise<Check[]> => checksOnceJournalled(server, sessionId, entries);
 
 function find(checks: Check[], id: string): Check {
   const found = checks.find((c) => c.id === id);

@@ -1,9 +1,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Check } from "../../src/checks/index.ts";
 import { createSession, MODERN, modernMeta, postModern, startServer, type TestServer } from "../helpers/server.ts";
 import { streamText } from "../helpers/sse.ts";
+import { checksOnceJournalled } from "../helpers/checks.ts";
 
 // tools-relisted-after-change for a 2026-07-28 client told on its subscriptions/listen stream. The journal records
 // that stream once it ends, and the server ends it just before FAULTLINE_MAX_RESPONSE_SECONDS: a short deadline makes
@@ -17,15 +17,7 @@ after(() => server.close());
 
 type Json = Record<string, any>;
 
-async function checksAfter(sessionId: string, entries: number): Promise<Check[]> {
-  for (let tries = 0; ; tries++) {
-    const journal = (await (await fetch(`${server.url}/api/sessions/${sessionId}/journal?limit=1000`)).json()) as Json;
-    if (journal.entries.length >= entries) break;
-    if (tries > 200) throw new Error(`the journal has ${journal.entries.length} entries, not ${entries}`);
-    await sleep(25);
-  }
-  return ((await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] }).checks;
-}
+const checksAfter = (sessionId: string, entries: number): Promise<Check[]> => checksOnceJournalled(server, sessionId, entries);
 
 /** Opens a listen stream asking for tool list changes, changes the catalogue, and reads the stream to its end. */
 async function listenThroughChange(mcpUrl: string): Promise<string> {

@@ -1,12 +1,12 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Check } from "../../src/checks/index.ts";
 import { createSession, MODERN, postModern, useServer } from "../helpers/server.ts";
+import { checksOnceJournalled } from "../helpers/checks.ts";
 
 // tools-relisted-after-change, cursor-not-looped and elicitation-answered as GET /api/sessions/{id}/checks gives them,
 // for the official SDK clients (v1: 2025-11-25; v2 pinned: 2026-07-28) and fetch clients, one that passes and one that fails.
@@ -14,16 +14,7 @@ import { createSession, MODERN, postModern, useServer } from "../helpers/server.
 const server = useServer();
 type Json = Record<string, any>;
 
-/** The checks once the journal holds `entries` exchanges (each is journalled after its body ends). */
-async function checksAfter(sessionId: string, entries: number): Promise<Check[]> {
-  for (let tries = 0; ; tries++) {
-    const journal = (await (await fetch(`${server.url}/api/sessions/${sessionId}/journal?limit=1000`)).json()) as Json;
-    if (journal.entries.length >= entries) break;
-    if (tries > 200) throw new Error(`the journal has ${journal.entries.length} entries, not ${entries}`);
-    await sleep(25);
-  }
-  return ((await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] }).checks;
-}
+const checksAfter = (sessionId: string, entries: number): Promise<Check[]> => checksOnceJournalled(server, sessionId, entries);
 
 async function expectCheck(sessionId: string, entries: number, id: string, status: Check["status"], message: RegExp): Promise<void> {
   const checks = await checksAfter(sessionId, entries);

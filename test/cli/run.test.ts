@@ -233,6 +233,16 @@ test("an SDK v2 client passes a scenario whose fault fired and was judged, and i
   for (const block of blocks) assert.match(block[3]!, /^sdk-v2: place_order (ok|failed)/m);
 });
 
+test("reads how each scenario is exercised from the server: a control passes despite its delays, an answers scenario passes on its check", async () => {
+  const { code, stdout, stderr, report } = await runJson(["--scenario", 'baseline={"delayMs":50}', "--scenario", 'pagination.bad_cursor={"pageSize":1,"expiredCursor":2}'], client("sdk-v2"));
+  assert.equal(code, 0, `${stdout}\n${stderr}`);
+  const [control, answers] = report.scenarios;
+  assert.deepEqual([control?.result, answers?.result], ["pass", "pass"], stdout);
+  assert.ok((control?.faults.fired ?? 0) > 0, "baseline's delays are journalled as its fixture's faults");
+  assert.match(control!.reasons.at(-1)!, /^a control scenario/);
+  assert.ok(answers?.checks.some((c) => c.id === "cursor-not-looped" && c.status === "pass"), JSON.stringify(answers?.checks));
+});
+
 test("with --allow-unexercised an SDK v1 client's never-fired scenario is reported as allowed, and the run passes", async () => {
   const { code, stdout, stderr } = await run(["--scenario", JUDGED, "--scenario", NEVER_FIRES, "--allow-unexercised"], client("sdk-v1"));
   assert.equal(code, 0, stderr);

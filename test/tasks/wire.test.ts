@@ -130,11 +130,12 @@ test("a tasks/get whose Mcp-Name differs from params.taskId gets 400 with -32020
   await ok("tasks/cancel", { taskId: created.taskId });
 });
 
-test("a finished task inlines the tool's result, and a tool error is completed with isError, not failed", async () => {
+test("a finished task inlines the tool's result as a 2026-07-28 CallToolResult (its own resultType), and a tool error is completed with isError, not failed", async () => {
   const quick = await startTask("slow_compute", { seconds: 0, label: "done" });
   const done = await pollUntil(quick.taskId, ["completed", "failed", "cancelled"]);
   assert.equal(done.status, "completed");
   assert.match(done.result.content[0].text, /done/);
+  assert.equal(done.result.resultType, "complete", "the inlined CallToolResult is a Result of 2026-07-28, which carries resultType");
   const failing = await startTask("failing_job");
   const toolError = await pollUntil(failing.taskId, ["completed", "failed", "cancelled"]);
   assert.equal(toolError.status, "completed");

@@ -78,11 +78,16 @@ export function createTaskResult(row: TaskRow): Record<string, unknown> {
   return { resultType: "task", ...taskFields(row) };
 }
 
-/** tasks/get: the DetailedTask for the status, with resultType "complete" (added by the result shaper). */
+/**
+ * tasks/get: the DetailedTask for the status, with resultType "complete" (added by the result shaper). The `result`
+ * of a completed task is the CallToolResult the call would have answered, and a 2026-07-28 Result carries its own
+ * `resultType: "complete"` (schema 2026-07-28, Result: "Servers implementing this protocol version MUST include this
+ * field"); the ext-tasks client rejects a result without it.
+ */
 export function detailedTask(row: TaskRow): Record<string, unknown> {
   const fields = taskFields(row);
   if (row.status === "input_required") return { ...fields, inputRequests: Object.fromEntries(outstanding(row).map((key) => [key, row.asks[key]])) };
-  if (row.status === "completed") return { ...fields, result: row.result ?? {} };
+  if (row.status === "completed") return { ...fields, result: { resultType: "complete", ...row.result } };
   if (row.status === "failed") return { ...fields, error: row.error ?? { code: -32603, message: "Internal error" } };
   return fields;
 }

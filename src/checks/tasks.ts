@@ -1,0 +1,211 @@
+import { isRecord } from "../classify/index.ts";
+import { decodeHeaderValue } from "../mcp/modern-headers.ts";
+import { type Check, type Observation, observe, summarize } from "./check.ts";
+import { errorCode, type Exchange, resultOf } from "./exchange.ts";
+
+/**
+ * The task client, judged from the wire (SEP-2663, the `io.modelcontextprotocol/tasks` extension of 2026-07-28).
+ * A task is a tools/call answered with a CreateTaskResult (`resultType: "task"`); the client then polls it with
+ * tasks/get, answers its inputRequests with tasks/update and may end it with tasks/cancel. Task Polling: clients
+ * SHOULD respect `pollIntervalMs` and SHOULD continue polling until a terminal status or until invoking tasks/cancel;
+ * Task Cancellation: the client does not need to poll tasks/get again after its cancel; Routing Headers: tasks/*
+ * MUST carry `Mcp-Name: <params.taskId>`.
+ */
+
+const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+
+/** A poll may come this much sooner than pollIntervalMs and still count as honouring it: the larger of 50 ms and a tenth. */
+export function pollSlackMs(intervalMs: number): number {
+  return Math.max(50, Math.round(intervalMs / 10));
+}
+/** tasks/get after the first terminal answer that are still "one more look", not polling on. */
+export const POLLS_PAST_TERMINAL = 1;
+/** tasks/get of a task the server no longer knows (-32602) that still count as making sure, not polling forever. */
+export const LOST_TASK_POLL_BOUND = 3;
+/** Without a pollIntervalMs, a client that went on this long without polling again left the task. */
+const DEFAULT_INTERVAL_MS = 1000;
+
+interface TaskTrack {
+  taskId: string;
+  /** The tools/call answered with the CreateTaskResult. */
+  created: Exchange;
+  /** The client's tasks/* requests for this task, in arrival order, after the creation. */
+  requests: Exchange[];
+}
+
+export function taskIdOf(x: Exchange): string | undefined {
+  return x.isRequest && x.method !== undefined && TASK_METHODS.has(x.method) && typeof x.params?.taskId === "string" ? x.params.taskId : undefined;
+}
+const statusOf = (x: Exchange): string | undefined => (typeof resultOf(x)?.status === "string" ? (resultOf(x)?.status as string) : undefined);
+const intervalOf = (x: Exchange): number | undefined => (typeof resultOf(x)?.pollIntervalMs === "number" ? (resultOf(x)?.pollIntervalMs as number) : undefined);
+const isPoll = (x: Exchange) => x.method === "tasks/get";
+const acked = (x: Exchange) => x.status === 200 && resultOf(x) !== undefined;
+
+/** Every task the journal saw created, with the client's requests about it. */
+function tracks(all: readonly Exchange[]): TaskTrack[] {
+  const found: TaskTrack[] = [];
+  for (const x of all) {
+    const result = resultOf(x);
+    if (x.method !== "tools/call" || result?.resultType !== "task" || typeof result.taskId !== "string") continue;
+    const taskId = result.taskId;
+    found.push({ taskId, created: x, requests: all.filter((y) => y.index > x.index && taskIdOf(y) === taskId) });
+  }
+  return found;
+}
+
+/** The first answer about the task (the creation included) that gave a terminal status. */
+function firstTerminal(t: TaskTrack): Exchange | undefined {
+  return [t.created, ...t.requests].find((x) => (x === t.created || isPoll(x)) && TERMINAL.has(statusOf(x) ?? ""));
+}
+
+const short = (taskId: string) => (taskId.length > 12 ? `${taskId.slice(0, 8)}…` : taskId);
+const what = (t: TaskTrack) => `task ${short(t.taskId)} of ${String(t.created.params?.name ?? "tools/call")} (seq ${t.created.seq})`;
+
+// ---- task-poll-interval-honoured ----
+
+interface Gap { poll: Exchange; after: Exchange; gapMs: number; intervalMs: number }
+
+/** Each tasks/get's wait since the previous answer that asked for an interval; the first poll after a tasks/update is not timed. */
+function gaps(t: TaskTrack): Gap[] {
+  const found: Gap[] = [];
+  let last: Exchange | undefined = t.created;
+  const end = firstTerminal(t);
+  for (const x of t.requests) {
+    if (end !== undefined && x.index > end.index) break;
+    if (x.method === "tasks/update") last = undefined;
+    if (!isPoll(x)) continue;
+    const intervalMs = last === undefined ? undefined : intervalOf(last);
+    if (last !== undefined && intervalMs !== undefined) found.push({ poll: x, after: last, gapMs: x.start - last.end, intervalMs });
+    last = x;
+  }
+  return found;
+}
+
+function judgeInterval(t: TaskTrack): Observation | undefined {
+  const all = gaps(t);
+  if (all.length === 0) return undefined;
+  const soon = all.filter((g) => g.gapMs < g.intervalMs - pollSlackMs(g.intervalMs));
+  if (soon.length > 0) {
+    const g = soon[0]!;
+    return observe(
+      "fail",
+      `The client polled ${what(t)} ${g.gapMs} ms after the answer at seq ${g.after.seq}, which asked for pollIntervalMs ${g.intervalMs} (seq ${g.poll.seq}; ${soon.length} of ${all.length} polls came too soon).`,
+      ...soon.flatMap((s) => [s.after.seq, s.poll.seq]),
+    );
+  }
+  const least = all.reduce((a, b) => (b.gapMs < a.gapMs ? b : a));
+  const times = all.length === 1 ? "once, waiting" : `${all.length} times, each waiting`;
+  return observe("pass", `The client polled ${what(t)} ${times} at least the pollIntervalMs the previous answer asked (the shortest wait: ${least.gapMs} ms of ${least.intervalMs}).`, t.created.seq, ...all.map((g) => g.poll.seq));
+}
+
+// ---- task-polled-to-terminal ----
+
+/** The client went on with other requests well past the next poll it owed, without polling the task or cancelling it. */
+function leftAfter(all: readonly Exchange[], t: TaskTrack, last: Exchange): Exchange | undefined {
+  const wait = 2 * (intervalOf(last) ?? DEFAULT_INTERVAL_MS);
+  return all.find((x) => x.isRequest && x.index > last.index && taskIdOf(x) !== t.taskId && x.start > last.end + wait);
+}
+
+function judgeTerminal(all: readonly Exchange[], t: TaskTrack): Observation | undefined {
+  if (t.requests.some((x) => x.method === "tasks/cancel")) return undefined; // task-not-polled-after-cancel judges it
+  const end = firstTerminal(t);
+  if (end !== undefined) {
+    const past = t.requests.filter((x) => isPoll(x) && x.index > end.index);
+    if (past.length > POLLS_PAST_TERMINAL) {
+      return observe("fail", `The client polled ${what(t)} ${past.length} more times after it was ${statusOf(end)} (seq ${end.seq}): a terminal status ends the polling.`, end.seq, ...past.map((x) => x.seq));
+    }
+    return observe("pass", `The client polled ${what(t)} until it was ${statusOf(end)} (seq ${end.seq}) and then stopped.`, t.created.seq, end.seq, ...past.map((x) => x.seq));
+  }
+  const polls = t.requests.filter(isPoll);
+  const last = polls.at(-1) ?? t.created;
+  // The status as the client last read it: a poll refused (a 429, say) tells none.
+  const read = [t.created, ...polls].filter((x) => statusOf(x) !== undefined).at(-1) ?? t.created;
+  const status = `${statusOf(read) ?? "of unknown status"} (read at seq ${read.seq})`;
+  const left = leftAfter(all, t, last);
+  if (left) {
+    return observe("fail", `The client left ${what(t)} while it was ${status}: it went on (seq ${left.seq}) without polling it again or cancelling it.`, last.seq, left.seq);
+  }
+  return observe("info", `The journal ends while ${what(t)} was ${status}, its last poll at seq ${last.seq}: it cannot tell whether the client would have polled on.`, last.seq);
+}
+
+// ---- task-not-polled-after-cancel ----
+
+function judgeCancel(t: TaskTrack): Observation | undefined {
+  const cancel = t.requests.find((x) => x.method === "tasks/cancel" && acked(x));
+  if (cancel === undefined) return undefined;
+  const after = t.requests.filter((x) => isPoll(x) && x.index > cancel.index);
+  const end = after.find((x) => TERMINAL.has(statusOf(x) ?? ""));
+  const past = end === undefined ? [] : after.filter((x) => x.index > end.index);
+  const seqs = [cancel.seq, ...after.map((x) => x.seq)];
+  if (past.length > POLLS_PAST_TERMINAL) {
+    return observe("fail", `After its tasks/cancel of ${what(t)} (seq ${cancel.seq}), the client polled it ${past.length} more times after it was ${statusOf(end!)} (seq ${end!.seq}).`, ...seqs);
+  }
+  if (after.length === 0) return observe("pass", `The client stopped polling ${what(t)} at its tasks/cancel (seq ${cancel.seq}).`, ...seqs);
+  if (after.length === 1) return observe("pass", `After its tasks/cancel of ${what(t)} (seq ${cancel.seq}), the client looked once more (seq ${after[0]!.seq}), which SEP-2663 allows but does not need.`, ...seqs);
+  return observe(
+    "warning",
+    `After its tasks/cancel of ${what(t)} (seq ${cancel.seq}), the client polled it ${after.length} more times: SEP-2663 ends polling at the cancel (the client does not need to poll tasks/get again).`,
+    ...seqs,
+  );
+}
+
+// ---- task-mcp-name-sent ----
+
+function judgeMcpName(all: readonly Exchange[]): Observation[] {
+  const requests = all.filter((x) => taskIdOf(x) !== undefined && x.entry.era !== "legacy");
+  if (requests.length === 0) return [];
+  const wrong = requests.filter((x) => {
+    const raw = x.entry.request.headers["mcp-name"];
+    return raw === undefined || decodeHeaderValue(raw) !== taskIdOf(x);
+  });
+  if (wrong.length > 0) {
+    const first = wrong[0]!;
+    const sent = first.entry.request.headers["mcp-name"];
+    const said = sent === undefined ? "no Mcp-Name header" : `Mcp-Name: ${sent}`;
+    return [observe("fail", `${wrong.length} of ${requests.length} tasks/* requests did not carry Mcp-Name equal to params.taskId (seq ${first.seq}, ${first.method}, sent ${said}).`, ...wrong.map((x) => x.seq))];
+  }
+  return [observe("pass", `All ${requests.length} tasks/* requests carried Mcp-Name equal to params.taskId.`, ...requests.map((x) => x.seq))];
+}
+
+// ---- task-polling-bounded ----
+
+/** The first tasks/get of each task id answered -32602 (no such task, or one past its ttlMs). */
+function lost(all: readonly Exchange[]): Exchange[] {
+  const seen = new Set<string>();
+  return all.filter((x) => {
+    const taskId = taskIdOf(x);
+    if (taskId === undefined || !isPoll(x) || errorCode(x) !== -32602 || seen.has(taskId)) return false;
+    seen.add(taskId);
+    return true;
+  });
+}
+
+function judgeLost(all: readonly Exchange[], refused: Exchange): Observation {
+  const taskId = taskIdOf(refused) as string;
+  const again = all.filter((x) => x.index > refused.index && isPoll(x) && taskIdOf(x) === taskId);
+  const error = refused.reply.message?.error;
+  const said = isRecord(error) && typeof error.message === "string" ? ` "${error.message}"` : "";
+  const head = `After the -32602${said} to tasks/get of task ${short(taskId)} (seq ${refused.seq}), the client`;
+  if (again.length > LOST_TASK_POLL_BOUND) {
+    return observe("fail", `${head} polled it ${again.length} more times (more than ${LOST_TASK_POLL_BOUND}): a task the server no longer knows is polled forever.`, refused.seq, ...again.map((x) => x.seq));
+  }
+  const more = again.length === 0 ? "stopped polling it" : `polled it ${again.length} more time${again.length === 1 ? "" : "s"}, within ${LOST_TASK_POLL_BOUND}, then stopped`;
+  return observe("pass", `${head} ${more}.`, refused.seq, ...again.map((x) => x.seq));
+}
+
+/**
+ * task-poll-interval-honoured, task-polled-to-terminal, task-not-polled-after-cancel, task-mcp-name-sent and
+ * task-polling-bounded: the task client's polling, from the tasks the journal saw created and the tasks/* it sent.
+ */
+export function taskChecks(all: readonly Exchange[]): Check[] {
+  const found = tracks(all);
+  const some = <T>(xs: (T | undefined)[]) => xs.filter((x): x is T => x !== undefined);
+  return [
+    ...summarize("task-poll-interval-honoured", some(found.map(judgeInterval))),
+    ...summarize("task-polled-to-terminal", some(found.map((t) => judgeTerminal(all, t)))),
+    ...summarize("task-not-polled-after-cancel", some(found.map(judgeCancel))),
+    ...summarize("task-mcp-name-sent", judgeMcpName(all)),
+    ...summarize("task-polling-bounded", lost(all).map((x) => judgeLost(all, x))),
+  ];
+}
