@@ -41,6 +41,7 @@ import conformance from "./conformance/index.ts";
 import replay from "./replay.ts";
 import facetUnavailable from "./catalog/facet-unavailable.ts";
 import catalogPagination from "./catalog/pagination.ts";
+import longRunning from "./progress/long-running.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
 import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
@@ -51,7 +52,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   statusPerMethod, stallBeforeHeaders, stallMidStream, slowDrip, neverComplete, cutBeforeResponse, cutWithResume,
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
-  conformance, replay, facetUnavailable, catalogPagination, pollRateLimited,
+  conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
 ];
 
 /** Params every scenario accepts besides its own. */

@@ -8,6 +8,7 @@ import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
 import { inputRequiredChecks } from "./input-required.ts";
 import { methodNotFoundChecks } from "./method-not-found.ts";
+import { progressChecks } from "./progress.ts";
 import { reinitializeChecks } from "./reinitialize.ts";
 import { renegotiateChecks } from "./renegotiate.ts";
 import { replayChecks } from "./replay.ts";
@@ -36,6 +37,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   sessionIdRefusalChecks,
   (all) => streamRecoveryChecks(all),
   timeoutChecks,
+  progressChecks,
   catalogChangeChecks,
   cursorChecks,
   taskChecks,

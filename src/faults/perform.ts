@@ -65,6 +65,8 @@ export interface PerformInput {
   waitUntil: (promise: Promise<unknown>) => void;
   /** When the response must have ended (FAULTLINE_MAX_RESPONSE_SECONDS). */
   deadline: Deadline;
+  /** The request's _meta.progressToken, which a `progress` fault reports against; absent when it has none. */
+  progressToken?: string | number;
 }
 
 /** The input once the source has replied: the answer, its status, framing and headers settled. */
@@ -147,6 +149,8 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
           return out.open ? answered.answer(emit) : undefined;
         }),
       );
+    case "progress":
+      return withAnswer(input, (answered) => longRunning(fault, input.progressToken, answered));
     case "hang":
       return streamed({ ...input, headers: input.headers ?? {} }, async (out) => {
         const until = Date.now() + fault.ms;
@@ -185,6 +189,30 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptEnvelope(fault.variant, m)) }));
     case "bad_result":
       return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptResult(fault.variant, m)) }));
+  }
+}
+
+/** A `progress` fault: the call runs long on an SSE stream (runLong), then the source's answer follows. */
+function longRunning(fault: Extract<Fault, { kind: "progress" }>, token: string | number | undefined, answered: Answered): Response {
+  return streamed(answered, async (out, emit) => {
+    await runLong(fault, token, out, emit);
+    // Left by the client or cut by the deadline meanwhile: the answer would go nowhere, so the handler does not run.
+    return out.open ? answered.answer(emit) : undefined;
+  });
+}
+
+/**
+ * A `progress` fault's run: for `ms`, one notifications/progress every `intervalMs` for the request's progressToken
+ * (progress counts the ticks, total is their number, so it increases as every version asks), and only an SSE comment
+ * when the request carries no token: a server MUST NOT invent one, and the comment still shows the stream alive.
+ */
+async function runLong(fault: Extract<Fault, { kind: "progress" }>, token: string | number | undefined, out: StreamWriter, emit: Emit): Promise<void> {
+  const until = Date.now() + fault.ms;
+  const total = Math.max(1, Math.ceil(fault.ms / fault.intervalMs));
+  for (let tick = 1; out.open && Date.now() < until; tick++) {
+    if (token === undefined) await out.write(sseComment("faultline: still working"));
+    else await emit({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: tick, total, message: `working (${tick} of ${total})` } });
+    await sleep(Math.min(fault.intervalMs, Math.max(0, until - Date.now())));
   }
 }
 

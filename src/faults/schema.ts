@@ -12,6 +12,12 @@ export const BodyKindSchema = z
 export type BodyKind = z.infer<typeof BodyKindSchema>;
 
 /**
+ * The default upper bound of a `progress` fault: twice the MCP SDKs' 60 s request timeout, the same bound the
+ * timeout checks hold a client to (src/checks/timeouts.ts UNBOUNDED_WAIT_MS).
+ */
+export const PROGRESS_BOUND_MS = 120_000;
+
+/**
  * Every fault the interpreter can perform. Scenarios decide which one applies; src/faults/perform.ts performs it.
  * The same schema validates the `fault` of each rule in the `script` scenario.
  */
@@ -45,6 +51,13 @@ export const FaultSchema = z.discriminatedUnion("kind", [
     kind: z.literal("hang"),
     ms: z.number().int().min(0).max(600_000).describe("How long the stream stays open, with keep-alives, before it is closed with no response"),
     keepAliveMs: z.number().int().min(10).max(60_000).default(5_000).describe("Interval between SSE keep-alive comments"),
+  }),
+  z.object({
+    kind: z.literal("progress"),
+    ms: z.number().int().min(0).max(600_000).describe("How long the call runs before its answer (a response past FAULTLINE_MAX_RESPONSE_SECONDS is cut at that deadline)"),
+    intervalMs: z.number().int().min(10).max(60_000).default(5_000).describe("Pause between notifications/progress (between SSE comments when the request has no progressToken)"),
+    patienceMs: z.number().int().min(0).max(600_000).default(60_000).describe("For the checks: a client that leaves earlier while progress arrives fails progress-patience"),
+    boundMs: z.number().int().min(0).max(600_000).default(PROGRESS_BOUND_MS).describe("For the checks: a client still waiting at this point fails progress-bounded"),
   }),
   z.object({
     kind: z.literal("cut_stream"),

@@ -34,6 +34,7 @@ import { SSE_HEADERS, sseEvent } from "../wire/sse.ts";
 import { builtinSource } from "./builtin.ts";
 import type { Effects, Facts, Handled, MessageFacts } from "./facts.ts";
 import { lowerHeaders, readPost } from "./read.ts";
+import { progressTokenOf } from "./notifications.ts";
 import type { ActiveScenario, SessionRuntime } from "./runtime.ts";
 import type { AnswerSource, Exchange } from "./source.ts";
 
@@ -131,6 +132,7 @@ async function respond<Trace>(
   source: AnswerSource<Trace>,
 ): Promise<Responded<Trace>> {
   const { message } = facts;
+  const progress = progressTokenOf(message.params);
   const input: PerformInput = {
     era: message.request.era,
     requestId: message.requestId,
@@ -141,6 +143,7 @@ async function respond<Trace>(
     keepForResume: (eventId, kept) => exchange.session.keepForResume(eventId, resumable(kept, facts)),
     waitUntil: (promise) => exchange.session.waitUntil(promise),
     deadline: exchange.deadline,
+    ...(progress !== undefined ? { progressToken: progress } : {}),
   };
   const none = async (response: Promise<Response>): Promise<Responded<Trace>> => {
     const trace = source.notAsked?.(exchange, facts);

@@ -18,6 +18,7 @@ const SAMPLES: FaultInput[] = [
   { kind: "respond_sse" },
   { kind: "delay", ms: 0 },
   { kind: "stall_stream", ms: 0 },
+  { kind: "progress", ms: 0, intervalMs: 10 },
   { kind: "drip", chunkBytes: 4096, intervalMs: 1 },
   { kind: "hang", ms: 0, keepAliveMs: 10 },
   { kind: "cut_stream" },
