@@ -1,7 +1,7 @@
 /** The bench's three outputs, from one record: a table on stdout, bench/results.json and bench/RESULTS.md. */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import type { PathProfile } from "./profile-cases.ts";
@@ -130,5 +130,13 @@ export async function writeReports(record: Record_): Promise<void> {
     for (const h of p.total.slice(0, 8)) console.log(`  total ${h.totalPercent.toFixed(1)}%  ${h.fn}`);
   }
   await writeFile(join(ROOT, "bench", "results.json"), `${JSON.stringify(full, null, 2)}\n`);
-  await writeFile(join(ROOT, "bench", "RESULTS.md"), markdown(full));
+  await writeFile(join(ROOT, "bench", "RESULTS.md"), `${markdown(full)}${await classifySection()}`);
+}
+
+/** The section `npm run bench:classify -- --write` keeps in RESULTS.md (between its markers), carried over as it is. */
+async function classifySection(): Promise<string> {
+  const old = await readFile(join(ROOT, "bench", "RESULTS.md"), "utf8").catch(() => "");
+  const at = old.indexOf("<!-- bench:classify -->");
+  const end = old.indexOf("<!-- /bench:classify -->");
+  return at >= 0 && end > at ? `\n${old.slice(at, end + "<!-- /bench:classify -->".length)}\n` : "";
 }
