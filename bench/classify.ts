@@ -12,6 +12,7 @@ const ROUNDS = 5;
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? "1000");
 const SLICES = 20;
 const WARM_UP_ROUNDS = 3;
+const WARM_MS = 100;
 
 const cases: Case[] = [...syntheticCases(), ...captureCases()];
 const CLASSIFY_START = "<!-- bench:classify -->";
@@ -31,8 +32,12 @@ function timed(fn: () => unknown, calls: number): number {
   return (used.user + used.system) / 1000;
 }
 
-/** How many calls of `fn` take about `ms` milliseconds. */
+/**
+ * How many calls of `fn` take about `ms` milliseconds, counted after `fn` has run for WARM_MS: counted cold, a first
+ * call that compiles the code makes the slices a couple of calls long, and the ratio then measures the timer.
+ */
 function callsFor(fn: () => unknown, ms: number): number {
+  for (let spent = 0; spent < WARM_MS; ) spent += timed(fn, 10);
   let calls = 1;
   while (timed(fn, calls) < ms) calls *= 2;
   return calls;

@@ -115,11 +115,18 @@ const block = fc.oneof(
 );
 const resultBody = fc.array(block, { maxLength: 3 }).map((content) => JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content } }));
 
+const curlLine = fc.constantFrom("> POST /mcp HTTP/1.1", "> GET / HTTP/2", ">  POST /x HTTP/1.1", "> Host: x", ">", "< HTTP/1.1 200 OK", "< content-type: application/json", "<", "* Connected", "{ [5 bytes data]", '{"jsonrpc":"2.0","id":1,"result":{}}', "x> POST / HTTP/1.1", "HTTP/1.1 200 OK", "");
+const curlText = fc.array(fc.tuple(curlLine, fc.constantFrom("\n", "\r\n", "\r", "\u2028", "\u2029", " ")), { maxLength: 10 }).map((ls) => ls.map(([l, e]) => l + e).join(""));
 const sample = <T>(arb: fc.Arbitrary<T>, runs: number) => fc.sample(arb, { seed: SEED, numRuns: runs });
 sample(rawResponse, RUNS).forEach((text, i) => fromText(`random response ${i}`, text));
 sample(fc.tuple(rawRequest, rawResponse), RUNS).forEach(([request, response], i) => {
   fromText(`random request+response ${i}`, `${request}${response}`);
   fromText(`random --request ${i}`, response.startsWith("HTTP") ? response : `HTTP/1.1 200 OK\r\n\r\n${response}`, request);
+});
+sample(curlText, RUNS).forEach((text, i) => {
+  emit(`random curl -v ${i}`, looksLikeRawHttp(text));
+  fromText(`random curl -v ${i}`, text);
+  fromText(`random curl -v request ${i}`, "HTTP/1.1 200 OK\r\n\r\n{}", text);
 });
 sample(resultBody, RUNS).forEach((body, i) => emit(`random content ${i}`, verdict({ response: { status: 200, headers: { "content-type": "application/json" }, body } })));
 
