@@ -59,7 +59,7 @@ export function parseHttpMessage(text: string): HttpMessageResult {
 
     // Another status line right after the header block means this response had no body
     // printed (interim 1xx, CONNECT, or a redirect curl followed): move on to the next one.
-    if (STATUS_LINE.test(lines.peek() ?? "")) continue;
+    if (lines.startsWith("HTTP/") && STATUS_LINE.test(lines.peek() ?? "")) continue;
 
     const rawBody = lines.rest();
     return {
@@ -95,9 +95,10 @@ function readHeaders(lines: LineReader): { fields: Record<string, string> } | { 
       return { error: { code: "invalid_header", message: `Invalid header line ${quote(line)}: expected 'Name: value'.`, line: lineNumber } };
     }
     const value = line.slice(colon + 1).trim();
-    const known = namesByLowerCase.get(name.toLowerCase());
+    const lower = name.toLowerCase();
+    const known = namesByLowerCase.get(lower);
     if (known === undefined) {
-      namesByLowerCase.set(name.toLowerCase(), name);
+      namesByLowerCase.set(lower, name);
       fields[name] = value;
       last = name;
     } else {
@@ -121,6 +122,8 @@ function isChunked(headers: Record<string, string>): boolean {
  * (a capture saved through an editor) are accepted.
  */
 function dechunk(body: string): string | undefined {
+  // A chunked body starts with a hex size; curl's decoded body (JSON, SSE) does not, and is not encoded to find that out.
+  if (!isHexDigit(body.charCodeAt(0))) return undefined;
   const bytes = new TextEncoder().encode(body);
   const out: Uint8Array[] = [];
   let at = 0;
@@ -150,6 +153,10 @@ function dechunk(body: string): string | undefined {
   return new TextDecoder().decode(joined);
 }
 
+function isHexDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
+}
+
 /** Reads lines ending in LF or CRLF while keeping the offset, so the body is returned untouched. */
 class LineReader {
   private readonly text: string;
@@ -164,17 +171,21 @@ class LineReader {
     return this.offset >= this.text.length;
   }
 
+  /** True when the next line starts with `prefix` (without slicing the line, which may be a whole body). */
+  startsWith(prefix: string): boolean {
+    return this.text.startsWith(prefix, this.offset);
+  }
+
   peek(): string | undefined {
     if (this.done()) return undefined;
-    const end = this.text.indexOf("\n", this.offset);
-    return this.text.slice(this.offset, end < 0 ? this.text.length : end).replace(/\r$/, "");
+    return this.lineTo(this.lineEnd());
   }
 
   next(): string | undefined {
-    const line = this.peek();
-    if (line === undefined) return undefined;
-    const end = this.text.indexOf("\n", this.offset);
-    this.offset = end < 0 ? this.text.length : end + 1;
+    if (this.done()) return undefined;
+    const end = this.lineEnd();
+    const line = this.lineTo(end);
+    this.offset = end < this.text.length ? end + 1 : end;
     this.lineNumber += 1;
     return line;
   }
@@ -187,6 +198,18 @@ class LineReader {
     const rest = this.text.slice(this.offset);
     this.offset = this.text.length;
     return rest;
+  }
+
+  /** Where the current line's LF is, or the text's length when it is the last line. */
+  private lineEnd(): number {
+    const end = this.text.indexOf("\n", this.offset);
+    return end < 0 ? this.text.length : end;
+  }
+
+  /** The current line up to `end`, without the CR of a CRLF. */
+  private lineTo(end: number): string {
+    const last = end > this.offset && this.text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+    return this.text.slice(this.offset, last);
   }
 }
 
@@ -258,7 +281,20 @@ function contentLength(headers: Record<string, string>): number | undefined {
 
 /** True when the text is `curl -v` output: request lines prefixed "> ", response header lines "< ", notes "* ". */
 export function isCurlVerbose(text: string): boolean {
-  return /^(?:\* |> |< )/m.test(text) && /^> [A-Z]+ \S+ HTTP\//m.test(text);
+  // A "> METHOD target HTTP/" line is itself a "> " line, so that one search decides. It looks only where "> " starts a
+  // line (after LF, CR, U+2028 or U+2029, as a multiline `^` does), so a body without "> " is read once, by indexOf.
+  for (let at = text.indexOf("> "); at >= 0; at = text.indexOf("> ", at + 1)) {
+    if (at > 0 && !isLineTerminator(text.charCodeAt(at - 1))) continue;
+    CURL_REQUEST_LINE.lastIndex = at;
+    if (CURL_REQUEST_LINE.test(text)) return true;
+  }
+  return false;
+}
+
+const CURL_REQUEST_LINE = /> [A-Z]+ \S+ HTTP\//y;
+
+function isLineTerminator(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
 }
 
 /**
