@@ -118,6 +118,13 @@ const resultBody = fc.array(block, { maxLength: 3 }).map((content) => JSON.strin
 const curlLine = fc.constantFrom("> POST /mcp HTTP/1.1", "> GET / HTTP/2", ">  POST /x HTTP/1.1", "> Host: x", ">", "< HTTP/1.1 200 OK", "< content-type: application/json", "<", "* Connected", "{ [5 bytes data]", '{"jsonrpc":"2.0","id":1,"result":{}}', "x> POST / HTTP/1.1", "HTTP/1.1 200 OK", "");
 const curlText = fc.array(fc.tuple(curlLine, fc.constantFrom("\n", "\r\n", "\r", "\u2028", "\u2029", " ")), { maxLength: 10 }).map((ls) => ls.map(([l, e]) => l + e).join(""));
 const sample = <T>(arb: fc.Arbitrary<T>, runs: number) => fc.sample(arb, { seed: SEED, numRuns: runs });
+// Many fields, repeated in other cases, past the count where readHeaders stops comparing names one by one.
+for (const count of [23, 24, 25, 60]) {
+  const fields = Array.from({ length: count }, (_, i) => `${i >= 30 ? "X-FIELD" : i % 2 ? "X-Field" : "x-field"}-${i % 30}: v${i}`);
+  const text = ["HTTP/1.1 200 OK", ...fields, "Content-Type: application/json", "transfer-encoding: chunked", "TRANSFER-ENCODING: chunked", "", "2\r\n{}\r\n0\r\n\r\n"].join("\r\n");
+  fromText(`${count} fields`, text);
+  fromText(`${count} fields, request`, text, ["POST /mcp HTTP/1.1", ...fields, "content-length: 2", "Content-Length: 2", "", "{}"].join("\r\n"));
+}
 sample(rawResponse, RUNS).forEach((text, i) => fromText(`random response ${i}`, text));
 sample(fc.tuple(rawRequest, rawResponse), RUNS).forEach(([request, response], i) => {
   fromText(`random request+response ${i}`, `${request}${response}`);

@@ -33,7 +33,7 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * (`100 Continue`, `curl -L` redirects, a proxy's `200 Connection established`) the last one wins.
  */
 export function parseHttpMessage(text: string): HttpMessageResult {
-  const lines = new LineReader(text.replace(/^\uFEFF/, ""));
+  const lines = new LineReader(withoutBom(text));
   lines.skipBlankLines();
   if (lines.done()) return fail("empty", "The input is empty: expected an HTTP response starting with a status line such as 'HTTP/1.1 200 OK'.");
 
@@ -69,21 +69,34 @@ export function parseHttpMessage(text: string): HttpMessageResult {
         status: code,
         reason: status[3]?.trim() ?? "",
         headers: headers.fields,
-        body: isChunked(headers.fields) ? (dechunk(rawBody) ?? rawBody) : rawBody,
+        body: isChunked(headers) ? (dechunk(rawBody) ?? rawBody) : rawBody,
         responses,
       },
     };
   }
 }
 
-function readHeaders(lines: LineReader): { fields: Record<string, string> } | { error: HttpMessageError } {
+/** The header fields, and their names lower-cased, in the fields' order (one field per lower-cased name). */
+interface Fields {
+  fields: Record<string, string>;
+  names: string[];
+  lowerNames: string[];
+}
+
+// Up to this many fields, a repeated name is found by comparing with each lower-cased name seen (no hashing of the
+// sliced name, which costs more than a few comparisons); beyond it, through a Map, so that the work stays linear.
+const LINEAR_NAMES = 24;
+
+function readHeaders(lines: LineReader): Fields | { error: HttpMessageError } {
   const fields: Record<string, string> = {};
-  const namesByLowerCase = new Map<string, string>();
+  const names: string[] = [];
+  const lowerNames: string[] = [];
+  let byLowerName: Map<string, number> | undefined;
   let last: string | undefined;
   for (;;) {
     const lineNumber = lines.lineNumber;
     const line = lines.next();
-    if (line === undefined || line === "") return { fields };
+    if (line === undefined || line === "") return { fields, names, lowerNames };
     // RFC 9112 §5.2: obsolete line folding; a recipient MAY replace it with a space.
     if ((line.startsWith(" ") || line.startsWith("\t")) && last !== undefined) {
       fields[last] = `${fields[last]} ${line.trim()}`;
@@ -96,23 +109,31 @@ function readHeaders(lines: LineReader): { fields: Record<string, string> } | { 
     }
     const value = line.slice(colon + 1).trim();
     const lower = name.toLowerCase();
-    const known = namesByLowerCase.get(lower);
-    if (known === undefined) {
-      namesByLowerCase.set(lower, name);
+    const index = byLowerName === undefined ? lowerNames.indexOf(lower) : (byLowerName.get(lower) ?? -1);
+    if (index < 0) {
+      if (byLowerName === undefined && names.length === LINEAR_NAMES) byLowerName = new Map(lowerNames.map((n, i) => [n, i]));
+      byLowerName?.set(lower, names.length);
+      names.push(name);
+      lowerNames.push(lower);
       fields[name] = value;
       last = name;
     } else {
+      const known = names[index] ?? name;
       fields[known] = `${fields[known]}, ${value}`;
       last = known;
     }
   }
 }
 
-function isChunked(headers: Record<string, string>): boolean {
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === "transfer-encoding" && /(?:^|,)\s*chunked\s*$/i.test(value)) return true;
-  }
-  return false;
+/** The value of the header whose lower-cased name is `lower`, if there is one. */
+function field(headers: Fields, lower: string): string | undefined {
+  const index = headers.lowerNames.indexOf(lower);
+  return index < 0 ? undefined : headers.fields[headers.names[index] ?? ""];
+}
+
+function isChunked(headers: Fields): boolean {
+  const value = field(headers, "transfer-encoding");
+  return value !== undefined && /(?:^|,)\s*chunked\s*$/i.test(value);
 }
 
 /**
@@ -151,6 +172,10 @@ function dechunk(body: string): string | undefined {
     offset += part.length;
   }
   return new TextDecoder().decode(joined);
+}
+
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function isHexDigit(code: number): boolean {
@@ -247,7 +272,7 @@ export function startsWithRequestLine(text: string): boolean {
  * end. Returns the request and the text after it.
  */
 export function parseHttpRequest(text: string): { ok: true; request: HttpRequestMessage; rest: string } | { ok: false; error: HttpMessageError } {
-  const lines = new LineReader(text.replace(/^\uFEFF/, ""));
+  const lines = new LineReader(withoutBom(text));
   lines.skipBlankLines();
   if (lines.done()) return { ok: false, error: { code: "empty", message: "The request is empty: expected a request line such as 'POST /mcp HTTP/1.1'." } };
   const lineNumber = lines.lineNumber;
@@ -257,7 +282,7 @@ export function parseHttpRequest(text: string): { ok: true; request: HttpRequest
   const headers = readHeaders(lines);
   if ("error" in headers) return { ok: false, error: headers.error };
   const rest = lines.rest();
-  const length = contentLength(headers.fields);
+  const length = contentLength(headers);
   let body: string;
   let after: string;
   if (length !== undefined) {
@@ -272,11 +297,9 @@ export function parseHttpRequest(text: string): { ok: true; request: HttpRequest
   return { ok: true, request: { method: match[1] ?? "", target: match[2] ?? "", headers: headers.fields, body: body.replace(/\r?\n$/, "") }, rest: after.replace(/^\r?\n/, "") };
 }
 
-function contentLength(headers: Record<string, string>): number | undefined {
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === "content-length" && /^\d+$/.test(value.trim())) return Number(value.trim());
-  }
-  return undefined;
+function contentLength(headers: Fields): number | undefined {
+  const value = field(headers, "content-length")?.trim();
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** True when the text is `curl -v` output: request lines prefixed "> ", response header lines "< ", notes "* ". */

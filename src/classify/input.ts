@@ -171,7 +171,9 @@ export function exchangeFromRawHttp(
   paramPath: (name: string) => string = (name) => name,
   requestText?: string,
 ): InputResult<Exchange> {
-  const parsedParams = HttpMessageParamsSchema.safeParse(params);
+  // No parameters (a capture given as it is): nothing for zod to check, and no copy to build. Keys the schema does not
+  // know are dropped by it either way.
+  const parsedParams = isEmpty(params) ? NO_PARAMS : HttpMessageParamsSchema.safeParse(params);
   if (!parsedParams.success) {
     return invalid(
       parsedParams.error.issues.map((issue) => ({
@@ -203,6 +205,16 @@ export function exchangeFromRawHttp(
   const { status, headers, body } = parsed.message;
   const { httpMethod, sessionId, ...rest } = parsedParams.data;
   return { ok: true, value: withoutUndefined({ request: requestOf(request, httpMethod, sessionId), response: { status, headers, body }, ...rest }) };
+}
+
+const NO_PARAMS: { success: true; data: z.output<typeof HttpMessageParamsSchema> } = { success: true, data: {} };
+const PARAM_NAMES = Object.keys(HttpMessageParamsSchema.shape);
+
+/** True when the schema would read no parameter (every one it knows is undefined): its answer is then `{}`. */
+function isEmpty(params: unknown): boolean {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return false;
+  for (const name of PARAM_NAMES) if ((params as Record<string, unknown>)[name] !== undefined) return false;
+  return true;
 }
 
 function messageIssue(path: string, error: { code: string; message: string; line?: number }): InputIssue {
