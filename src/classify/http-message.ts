@@ -143,8 +143,11 @@ function isChunked(headers: Fields): boolean {
  * (a capture saved through an editor) are accepted.
  */
 function dechunk(body: string): string | undefined {
-  // A chunked body starts with a hex size; curl's decoded body (JSON, SSE) does not, and is not encoded to find that out.
+  // A chunked body starts with a size line; curl's decoded body (JSON, SSE) does not, and is not encoded to find that
+  // out. The text before the first LF is the same read from the string as from its UTF-8 bytes.
   if (!isHexDigit(body.charCodeAt(0))) return undefined;
+  const firstLineEnd = body.indexOf("\n");
+  if (firstLineEnd < 0 || !CHUNK_SIZE_LINE.test(body.slice(0, firstLineEnd).replace(/\r$/, ""))) return undefined;
   const bytes = new TextEncoder().encode(body);
   const out: Uint8Array[] = [];
   let at = 0;
@@ -152,7 +155,7 @@ function dechunk(body: string): string | undefined {
     const lineEnd = bytes.indexOf(0x0a, at);
     if (lineEnd < 0) return undefined;
     const sizeLine = new TextDecoder().decode(bytes.subarray(at, lineEnd)).replace(/\r$/, "");
-    const size = /^([0-9A-Fa-f]{1,8})[ \t]*(?:;.*)?$/.exec(sizeLine);
+    const size = CHUNK_SIZE_LINE.exec(sizeLine);
     if (!size) return undefined;
     const length = Number.parseInt(size[1] ?? "", 16);
     at = lineEnd + 1;
@@ -177,6 +180,8 @@ function dechunk(body: string): string | undefined {
 function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
+
+const CHUNK_SIZE_LINE = /^([0-9A-Fa-f]{1,8})[ \t]*(?:;.*)?$/;
 
 function isHexDigit(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);

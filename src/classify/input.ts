@@ -224,11 +224,15 @@ function messageIssue(path: string, error: { code: string; message: string; line
 /** The exchange's request from a parsed request text and the parameters that override it; undefined when none says anything. */
 function requestOf(parsed: HttpRequestMessage | undefined, httpMethod: string | undefined, sessionId: string | undefined): Exchange["request"] {
   if (parsed === undefined && httpMethod === undefined && sessionId === undefined) return undefined;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parsed?.headers ?? {})) {
-    if (sessionId === undefined || name.toLowerCase() !== "mcp-session-id") headers[name] = value;
+  // The parsed headers are this call's own object: used as they are unless --session-id replaces one.
+  let headers: Record<string, string> = parsed?.headers ?? {};
+  if (sessionId !== undefined) {
+    headers = {};
+    for (const [name, value] of Object.entries(parsed?.headers ?? {})) {
+      if (name.toLowerCase() !== "mcp-session-id") headers[name] = value;
+    }
+    headers["Mcp-Session-Id"] = sessionId;
   }
-  if (sessionId !== undefined) headers["Mcp-Session-Id"] = sessionId;
   const out: NonNullable<Exchange["request"]> = { method: (httpMethod ?? parsed?.method ?? "POST").toUpperCase(), headers };
   if (parsed !== undefined && parsed.body !== "") out.body = parsed.body;
   return out;
@@ -276,7 +280,13 @@ function tooMany(message: string, path: string): { ok: false; error: InputError 
 
 /** Drops keys whose value is undefined, so verdict input and JSON output stay minimal. */
 function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  // Defined keys copied in order; the values it is given have the schemas' fixed keys (never "__proto__").
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out as T;
 }
 
 function typeName(value: unknown): string {
