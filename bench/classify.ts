@@ -156,7 +156,7 @@ function writeResults(table: string[]): void {
     CLASSIFY_START,
     "## classify() against JSON.parse (`npm run bench:classify -- --write`)",
     "",
-    `Run ${new Date().toISOString()} on ${commit}${dirty}; load average at the end ${load}. Ratios in one run; the raw HTTP cases parse the response and request text into an exchange, then classify it.`,
+    `Run ${new Date().toISOString()} on ${commit}${dirty}; load average at the end ${load}. Ratios in one run; the raw HTTP cases parse the text (the response; for the real captures also the request as sent) into an exchange, then classify it.`,
     "",
     ...table,
     CLASSIFY_END,
