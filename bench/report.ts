@@ -1,7 +1,7 @@
 /** The bench's three outputs, from one record: a table on stdout, bench/results.json and bench/RESULTS.md. */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import type { PathProfile } from "./profile-cases.ts";

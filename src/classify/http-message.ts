@@ -33,7 +33,7 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * (`100 Continue`, `curl -L` redirects, a proxy's `200 Connection established`) the last one wins.
  */
 export function parseHttpMessage(text: string): HttpMessageResult {
-  const lines = new LineReader(text.replace(/^\uFEFF/, ""));
+  const lines = new LineReader(withoutBom(text));
   lines.skipBlankLines();
   if (lines.done()) return fail("empty", "The input is empty: expected an HTTP response starting with a status line such as 'HTTP/1.1 200 OK'.");
 
@@ -59,7 +59,7 @@ export function parseHttpMessage(text: string): HttpMessageResult {
 
     // Another status line right after the header block means this response had no body
     // printed (interim 1xx, CONNECT, or a redirect curl followed): move on to the next one.
-    if (STATUS_LINE.test(lines.peek() ?? "")) continue;
+    if (lines.startsWith("HTTP/") && STATUS_LINE.test(lines.peek() ?? "")) continue;
 
     const rawBody = lines.rest();
     return {
@@ -69,21 +69,34 @@ export function parseHttpMessage(text: string): HttpMessageResult {
         status: code,
         reason: status[3]?.trim() ?? "",
         headers: headers.fields,
-        body: isChunked(headers.fields) ? (dechunk(rawBody) ?? rawBody) : rawBody,
+        body: isChunked(headers) ? (dechunk(rawBody) ?? rawBody) : rawBody,
         responses,
       },
     };
   }
 }
 
-function readHeaders(lines: LineReader): { fields: Record<string, string> } | { error: HttpMessageError } {
+/** The header fields, and their names lower-cased, in the fields' order (one field per lower-cased name). */
+interface Fields {
+  fields: Record<string, string>;
+  names: string[];
+  lowerNames: string[];
+}
+
+// Up to this many fields, a repeated name is found by comparing with each lower-cased name seen (no hashing of the
+// sliced name, which costs more than a few comparisons); beyond it, through a Map, so that the work stays linear.
+const LINEAR_NAMES = 24;
+
+function readHeaders(lines: LineReader): Fields | { error: HttpMessageError } {
   const fields: Record<string, string> = {};
-  const namesByLowerCase = new Map<string, string>();
+  const names: string[] = [];
+  const lowerNames: string[] = [];
+  let byLowerName: Map<string, number> | undefined;
   let last: string | undefined;
   for (;;) {
     const lineNumber = lines.lineNumber;
     const line = lines.next();
-    if (line === undefined || line === "") return { fields };
+    if (line === undefined || line === "") return { fields, names, lowerNames };
     // RFC 9112 §5.2: obsolete line folding; a recipient MAY replace it with a space.
     if ((line.startsWith(" ") || line.startsWith("\t")) && last !== undefined) {
       fields[last] = `${fields[last]} ${line.trim()}`;
@@ -95,23 +108,32 @@ function readHeaders(lines: LineReader): { fields: Record<string, string> } | { 
       return { error: { code: "invalid_header", message: `Invalid header line ${quote(line)}: expected 'Name: value'.`, line: lineNumber } };
     }
     const value = line.slice(colon + 1).trim();
-    const known = namesByLowerCase.get(name.toLowerCase());
-    if (known === undefined) {
-      namesByLowerCase.set(name.toLowerCase(), name);
+    const lower = name.toLowerCase();
+    const index = byLowerName === undefined ? lowerNames.indexOf(lower) : (byLowerName.get(lower) ?? -1);
+    if (index < 0) {
+      if (byLowerName === undefined && names.length === LINEAR_NAMES) byLowerName = new Map(lowerNames.map((n, i) => [n, i]));
+      byLowerName?.set(lower, names.length);
+      names.push(name);
+      lowerNames.push(lower);
       fields[name] = value;
       last = name;
     } else {
+      const known = names[index] ?? name;
       fields[known] = `${fields[known]}, ${value}`;
       last = known;
     }
   }
 }
 
-function isChunked(headers: Record<string, string>): boolean {
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === "transfer-encoding" && /(?:^|,)\s*chunked\s*$/i.test(value)) return true;
-  }
-  return false;
+/** The value of the header whose lower-cased name is `lower`, if there is one. */
+function field(headers: Fields, lower: string): string | undefined {
+  const index = headers.lowerNames.indexOf(lower);
+  return index < 0 ? undefined : headers.fields[headers.names[index] ?? ""];
+}
+
+function isChunked(headers: Fields): boolean {
+  const value = field(headers, "transfer-encoding");
+  return value !== undefined && /(?:^|,)\s*chunked\s*$/i.test(value);
 }
 
 /**
@@ -121,6 +143,11 @@ function isChunked(headers: Record<string, string>): boolean {
  * (a capture saved through an editor) are accepted.
  */
 function dechunk(body: string): string | undefined {
+  // A chunked body starts with a size line; curl's decoded body (JSON, SSE) does not, and is not encoded to find that
+  // out. The text before the first LF is the same read from the string as from its UTF-8 bytes.
+  if (!isHexDigit(body.charCodeAt(0))) return undefined;
+  const firstLineEnd = body.indexOf("\n");
+  if (firstLineEnd < 0 || !CHUNK_SIZE_LINE.test(body.slice(0, firstLineEnd).replace(/\r$/, ""))) return undefined;
   const bytes = new TextEncoder().encode(body);
   const out: Uint8Array[] = [];
   let at = 0;
@@ -128,7 +155,7 @@ function dechunk(body: string): string | undefined {
     const lineEnd = bytes.indexOf(0x0a, at);
     if (lineEnd < 0) return undefined;
     const sizeLine = new TextDecoder().decode(bytes.subarray(at, lineEnd)).replace(/\r$/, "");
-    const size = /^([0-9A-Fa-f]{1,8})[ \t]*(?:;.*)?$/.exec(sizeLine);
+    const size = CHUNK_SIZE_LINE.exec(sizeLine);
     if (!size) return undefined;
     const length = Number.parseInt(size[1] ?? "", 16);
     at = lineEnd + 1;
@@ -150,6 +177,16 @@ function dechunk(body: string): string | undefined {
   return new TextDecoder().decode(joined);
 }
 
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+const CHUNK_SIZE_LINE = /^([0-9A-Fa-f]{1,8})[ \t]*(?:;.*)?$/;
+
+function isHexDigit(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
+}
+
 /** Reads lines ending in LF or CRLF while keeping the offset, so the body is returned untouched. */
 class LineReader {
   private readonly text: string;
@@ -164,17 +201,21 @@ class LineReader {
     return this.offset >= this.text.length;
   }
 
+  /** True when the next line starts with `prefix` (without slicing the line, which may be a whole body). */
+  startsWith(prefix: string): boolean {
+    return this.text.startsWith(prefix, this.offset);
+  }
+
   peek(): string | undefined {
     if (this.done()) return undefined;
-    const end = this.text.indexOf("\n", this.offset);
-    return this.text.slice(this.offset, end < 0 ? this.text.length : end).replace(/\r$/, "");
+    return this.lineTo(this.lineEnd());
   }
 
   next(): string | undefined {
-    const line = this.peek();
-    if (line === undefined) return undefined;
-    const end = this.text.indexOf("\n", this.offset);
-    this.offset = end < 0 ? this.text.length : end + 1;
+    if (this.done()) return undefined;
+    const end = this.lineEnd();
+    const line = this.lineTo(end);
+    this.offset = end < this.text.length ? end + 1 : end;
     this.lineNumber += 1;
     return line;
   }
@@ -187,6 +228,18 @@ class LineReader {
     const rest = this.text.slice(this.offset);
     this.offset = this.text.length;
     return rest;
+  }
+
+  /** Where the current line's LF is, or the text's length when it is the last line. */
+  private lineEnd(): number {
+    const end = this.text.indexOf("\n", this.offset);
+    return end < 0 ? this.text.length : end;
+  }
+
+  /** The current line up to `end`, without the CR of a CRLF. */
+  private lineTo(end: number): string {
+    const last = end > this.offset && this.text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+    return this.text.slice(this.offset, last);
   }
 }
 
@@ -224,7 +277,7 @@ export function startsWithRequestLine(text: string): boolean {
  * end. Returns the request and the text after it.
  */
 export function parseHttpRequest(text: string): { ok: true; request: HttpRequestMessage; rest: string } | { ok: false; error: HttpMessageError } {
-  const lines = new LineReader(text.replace(/^\uFEFF/, ""));
+  const lines = new LineReader(withoutBom(text));
   lines.skipBlankLines();
   if (lines.done()) return { ok: false, error: { code: "empty", message: "The request is empty: expected a request line such as 'POST /mcp HTTP/1.1'." } };
   const lineNumber = lines.lineNumber;
@@ -234,7 +287,7 @@ export function parseHttpRequest(text: string): { ok: true; request: HttpRequest
   const headers = readHeaders(lines);
   if ("error" in headers) return { ok: false, error: headers.error };
   const rest = lines.rest();
-  const length = contentLength(headers.fields);
+  const length = contentLength(headers);
   let body: string;
   let after: string;
   if (length !== undefined) {
@@ -249,16 +302,27 @@ export function parseHttpRequest(text: string): { ok: true; request: HttpRequest
   return { ok: true, request: { method: match[1] ?? "", target: match[2] ?? "", headers: headers.fields, body: body.replace(/\r?\n$/, "") }, rest: after.replace(/^\r?\n/, "") };
 }
 
-function contentLength(headers: Record<string, string>): number | undefined {
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.toLowerCase() === "content-length" && /^\d+$/.test(value.trim())) return Number(value.trim());
-  }
-  return undefined;
+function contentLength(headers: Fields): number | undefined {
+  const value = field(headers, "content-length")?.trim();
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 /** True when the text is `curl -v` output: request lines prefixed "> ", response header lines "< ", notes "* ". */
 export function isCurlVerbose(text: string): boolean {
-  return /^(?:\* |> |< )/m.test(text) && /^> [A-Z]+ \S+ HTTP\//m.test(text);
+  // A "> METHOD target HTTP/" line is itself a "> " line, so that one search decides. It looks only where "> " starts a
+  // line (after LF, CR, U+2028 or U+2029, as a multiline `^` does), so a body without "> " is read once, by indexOf.
+  for (let at = text.indexOf("> "); at >= 0; at = text.indexOf("> ", at + 1)) {
+    if (at > 0 && !isLineTerminator(text.charCodeAt(at - 1))) continue;
+    CURL_REQUEST_LINE.lastIndex = at;
+    if (CURL_REQUEST_LINE.test(text)) return true;
+  }
+  return false;
+}
+
+const CURL_REQUEST_LINE = /> [A-Z]+ \S+ HTTP\//y;
+
+function isLineTerminator(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
 }
 
 /**

@@ -171,7 +171,9 @@ export function exchangeFromRawHttp(
   paramPath: (name: string) => string = (name) => name,
   requestText?: string,
 ): InputResult<Exchange> {
-  const parsedParams = HttpMessageParamsSchema.safeParse(params);
+  // No parameters (a capture given as it is): nothing for zod to check, and no copy to build. Keys the schema does not
+  // know are dropped by it either way.
+  const parsedParams = isEmpty(params) ? NO_PARAMS : HttpMessageParamsSchema.safeParse(params);
   if (!parsedParams.success) {
     return invalid(
       parsedParams.error.issues.map((issue) => ({
@@ -205,6 +207,16 @@ export function exchangeFromRawHttp(
   return { ok: true, value: withoutUndefined({ request: requestOf(request, httpMethod, sessionId), response: { status, headers, body }, ...rest }) };
 }
 
+const NO_PARAMS: { success: true; data: z.output<typeof HttpMessageParamsSchema> } = { success: true, data: {} };
+const PARAM_NAMES = Object.keys(HttpMessageParamsSchema.shape);
+
+/** True when the schema would read no parameter (every one it knows is undefined): its answer is then `{}`. */
+function isEmpty(params: unknown): boolean {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return false;
+  for (const name of PARAM_NAMES) if ((params as Record<string, unknown>)[name] !== undefined) return false;
+  return true;
+}
+
 function messageIssue(path: string, error: { code: string; message: string; line?: number }): InputIssue {
   return { path, rule: error.code, message: `${error.message}${error.line === undefined ? "" : ` (line ${error.line})`}` };
 }
@@ -212,11 +224,15 @@ function messageIssue(path: string, error: { code: string; message: string; line
 /** The exchange's request from a parsed request text and the parameters that override it; undefined when none says anything. */
 function requestOf(parsed: HttpRequestMessage | undefined, httpMethod: string | undefined, sessionId: string | undefined): Exchange["request"] {
   if (parsed === undefined && httpMethod === undefined && sessionId === undefined) return undefined;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parsed?.headers ?? {})) {
-    if (sessionId === undefined || name.toLowerCase() !== "mcp-session-id") headers[name] = value;
+  // The parsed headers are this call's own object: used as they are unless --session-id replaces one.
+  let headers: Record<string, string> = parsed?.headers ?? {};
+  if (sessionId !== undefined) {
+    headers = {};
+    for (const [name, value] of Object.entries(parsed?.headers ?? {})) {
+      if (name.toLowerCase() !== "mcp-session-id") headers[name] = value;
+    }
+    headers["Mcp-Session-Id"] = sessionId;
   }
-  if (sessionId !== undefined) headers["Mcp-Session-Id"] = sessionId;
   const out: NonNullable<Exchange["request"]> = { method: (httpMethod ?? parsed?.method ?? "POST").toUpperCase(), headers };
   if (parsed !== undefined && parsed.body !== "") out.body = parsed.body;
   return out;
@@ -264,7 +280,13 @@ function tooMany(message: string, path: string): { ok: false; error: InputError 
 
 /** Drops keys whose value is undefined, so verdict input and JSON output stay minimal. */
 function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  // Defined keys copied in order; the values it is given have the schemas' fixed keys (never "__proto__").
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out as T;
 }
 
 function typeName(value: unknown): string {
