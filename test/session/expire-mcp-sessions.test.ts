@@ -81,3 +81,17 @@ test("expiring all MCP sessions is audited like a reset", async () => {
     { who: "local", action: "expire-mcp-sessions", session: id },
   );
 });
+
+test("in proxy mode expiring the MCP sessions is refused with 409 unsupported_in_proxy_mode: the upstream owns them", async () => {
+  const created = await fetch(`${server.url}/api/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ scenario: "baseline", upstream: "http://127.0.0.1:9/mcp" }),
+  });
+  const { id } = (await created.json()) as Json;
+  assert.equal(created.status, 201);
+  const res = await expireAll(id);
+  const body = (await res.json()) as Json;
+  assert.equal(res.status, 409);
+  assert.equal(body.error.code, "unsupported_in_proxy_mode");
+});
