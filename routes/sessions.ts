@@ -150,6 +150,16 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     await audit(c, "reset", id);
     return c.json(answer);
   })
+  .post("/:id/expire-mcp-sessions", async (c) => {
+    const id = c.req.param("id");
+    // In proxy mode the upstream owns the MCP sessions: Faultline has none of its own to end.
+    if ((await sessionStub(c.env, id).view())?.upstream) {
+      throw new ApiError(409, "unsupported_in_proxy_mode", "In proxy mode the upstream owns the MCP sessions: Faultline has none to expire (restart the upstream instead)");
+    }
+    const answer = await shown(c.req.raw, c.env, id, await sessionStub(c.env, id).expireMcpSessions());
+    await audit(c, "expire-mcp-sessions", id);
+    return c.json(answer);
+  })
   .delete("/:id", async (c) => {
     const id = c.req.param("id");
     const existed = await sessionStub(c.env, id).erase();

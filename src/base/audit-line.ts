@@ -7,10 +7,10 @@ import { z } from "zod";
 export const AuditWhoSchema = z.enum(["admin", "viewer", "local", "system"]);
 
 /**
- * What changed: a session created, its scenario changed, reset, deleted, or deleted by the idle alarm; a HAR uploaded
+ * What changed: a session created, its scenario changed, reset, its MCP sessions all ended at once, deleted, or deleted by the idle alarm; a HAR uploaded
  * or an upload deleted (then `session` is the upload's object name, `upload:{id}`).
  */
-export const AuditActionSchema = z.enum(["create", "scenario", "reset", "delete", "expire", "upload", "delete-upload"]);
+export const AuditActionSchema = z.enum(["create", "scenario", "reset", "expire-mcp-sessions", "delete", "expire", "upload", "delete-upload"]);
 
 /** One audit line as stored in the session index and returned by GET /api/audit. */
 export const AuditLineSchema = z.object({

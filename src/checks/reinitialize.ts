@@ -1,17 +1,30 @@
+import { sessionGoneReading } from "../wire/session-gone.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { errorCode, type Exchange, label } from "./exchange.ts";
+import { errorCode, type Exchange, label, rpcError } from "./exchange.ts";
 
-const METHOD_NOT_FOUND = -32601;
-
-/** 2025-11-25 transports: a 404 to a request carrying Mcp-Session-Id means the session is gone (not an unknown method). */
-function isSessionGone(x: Exchange): boolean {
-  return x.httpMethod === "POST" && x.status === 404 && x.sessionId !== undefined && x.entry.era !== "modern" && errorCode(x) !== METHOD_NOT_FOUND;
+/**
+ * 2025-11-25 transports: an answer to a request carrying Mcp-Session-Id that soundly says the session is gone (a 404
+ * that is not an unknown method, a 410, a 400 or a challenge-less 401 whose error says the session is unknown: the
+ * reading src/wire/session-gone.ts shares with the classifier). A 409, or a 401 with a Bearer challenge, is not one.
+ */
+function goneReading(x: Exchange): string | undefined {
+  if (x.httpMethod !== "POST" || x.sessionId === undefined || x.entry.era === "modern") return undefined;
+  const error = rpcError(x);
+  const code = errorCode(x);
+  const wwwAuthenticate = x.entry.response.headers["www-authenticate"];
+  const reading = sessionGoneReading({
+    status: x.status,
+    ...(error || code !== undefined ? { error: { ...(code !== undefined ? { code } : {}), ...(error ? { message: error.message } : {}) } } : {}),
+    ...(wwwAuthenticate !== undefined ? { wwwAuthenticate } : {}),
+  });
+  if (reading === undefined) return undefined;
+  return reading === "not_found" ? "the 404" : reading === "gone" ? "the 410" : `the ${x.status} naming the session as unknown`;
 }
 
 function judge(all: readonly Exchange[], gone: Exchange): Observation {
   const dead = gone.sessionId as string;
   const short = dead.length > 12 ? `${dead.slice(0, 8)}…` : dead;
-  const what = `the 404 to ${label(gone)} on session ${short}`;
+  const what = `${goneReading(gone)} to ${label(gone)} on session ${short}`;
   // Later POSTs of this client: those with the dead id, no id or the new one; other ids belong to other sessions.
   let fresh: string | undefined;
   let initialized: Exchange | undefined;
@@ -66,11 +79,11 @@ function judge(all: readonly Exchange[], gone: Exchange): Observation {
   );
 }
 
-/** session-reinitialized: after a legacy session's 404 the client must initialize again, without the dead id. */
+/** session-reinitialized: after a legacy session's end (404, or what servers answer instead) the client must initialize again, without the dead id. */
 export function reinitializeChecks(all: readonly Exchange[]): Check[] {
   const seen = new Set<string>();
   const first = all.filter((x) => {
-    if (!isSessionGone(x) || seen.has(x.sessionId as string)) return false;
+    if (goneReading(x) === undefined || seen.has(x.sessionId as string)) return false;
     seen.add(x.sessionId as string);
     return true;
   });

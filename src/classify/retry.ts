@@ -9,6 +9,7 @@ import { readRetryAfter } from "./retry-after.ts";
 import type { ProtocolVersion, RetryAdvice, RetryDecision } from "./verdict.ts";
 import { isModern } from "./version.ts";
 import type { TransientHttpStatus } from "../wire/facts.ts";
+import { challengesBearer } from "../wire/session-gone.ts";
 
 /** Default bounded retry: at most 2 retries, exponential backoff with jitter starting at 200 ms. */
 export const DEFAULT_MAX_ATTEMPTS = 2;
@@ -52,6 +53,8 @@ export interface StatusInput {
   bodyAdvice?: ErrorAdvice;
   /** True when the body's error message is about the session id (what SDK servers say of a session they do not know). */
   sessionRejected?: boolean;
+  /** True when the body's error message says the session is unknown, expired or invalid (src/wire/session-gone.ts). */
+  sessionUnknown?: boolean;
 }
 
 export interface StatusAdvice {
@@ -74,7 +77,10 @@ const TRANSIENT: Readonly<Record<TransientHttpStatus, string>> = {
 export function adviseHttpStatus(input: StatusInput): StatusAdvice {
   const { status, findings, headers, request } = input;
 
+  const legacySession = request.sessionId !== undefined && !isModern(input.version);
+  if (status === 401 && legacySession && input.sessionUnknown === true && !challengesBearer(headers.get("www-authenticate"))) return sessionAs401(findings);
   if (status === 401 || (status === 403 && headers.has("www-authenticate"))) return reauthorize(input);
+  if ((status === 410 || status === 409) && legacySession) return sessionGoneOr409(status, findings);
   if (status === 404 && request.sessionId !== undefined) {
     if (!isModern(input.version)) {
       return {
@@ -108,6 +114,38 @@ export function adviseHttpStatus(input: StatusInput): StatusAdvice {
     return { retry: advice("do-not-retry", `HTTP ${status} is a client-side or permanent failure; sending the same request again will fail again.`) };
   }
   return { retry: advice("investigate", `HTTP ${status} is not a final answer an MCP client expects (redirects and informational statuses are handled below MCP).`) };
+}
+
+/** A 401 without a Bearer challenge whose body says the session is unknown: the session is gone, not the token. */
+function sessionAs401(findings: Findings): StatusAdvice {
+  findings.warning(
+    "UNKNOWN_SESSION_AS_401",
+    "The server answers a request with an unknown or ended Mcp-Session-Id with 401 and no Bearer challenge; it MUST answer 404. The body says the session is unknown, so the token is not at fault: do not re-authorize.",
+    SpecRef.s1125Sessions,
+  );
+  return {
+    retry: advice(
+      "reinitialize",
+      "The server no longer knows the session (401 without a WWW-Authenticate Bearer challenge, its body naming the session: read as the 404 the spec requires). Start a new session with initialize (without a session id), then resend; resend a call that is not idempotent only if the server cannot have run it.",
+    ),
+  };
+}
+
+/**
+ * 410 to a request carrying Mcp-Session-Id: the server says the session existed and is gone for good, a sound reading.
+ * 409 is not: SDK servers send it for a second standalone stream, so it does not say the session ended.
+ */
+function sessionGoneOr409(status: 409 | 410, findings: Findings): StatusAdvice {
+  if (status === 409) {
+    findings.info(
+      "SESSION_CONFLICT_409",
+      "The request carried Mcp-Session-Id and got 409. 409 does not say the session ended (SDK servers send it for a second standalone GET stream); a client cannot conclude the session is gone from it alone.",
+      SpecRef.s1125Sessions,
+    );
+    return { retry: advice("do-not-retry", "409 Conflict does not say the session ended: do not resend the same request. If every request on this session now gets 409, start a new session with initialize (without a session id); never resend a call that is not idempotent on the strength of a 409.") };
+  }
+  findings.warning("UNKNOWN_SESSION_AS_410", "The server answers a request with an ended Mcp-Session-Id with 410 Gone; it MUST answer 404. Treat it as a 404: the session is over.", SpecRef.s1125Sessions);
+  return { retry: advice("reinitialize", "The session is gone (410 to a request carrying Mcp-Session-Id, read as the 404 the spec requires). Start a new session with initialize (without a session id), then resend.") };
 }
 
 function reauthorize(input: StatusInput): StatusAdvice {

@@ -8,6 +8,7 @@ import { responseId, verdict } from "./run.ts";
 import type { Run } from "./run.ts";
 import type { Verdict } from "./verdict.ts";
 import { isModern } from "./version.ts";
+import { saysSessionUnknown } from "../wire/session-gone.ts";
 
 /** A notification (or a legacy client response) that the server took: 202 with no body. */
 export function accepted(run: Run, primary: unknown): Verdict {
@@ -56,7 +57,8 @@ export function httpError(run: Run, primary: unknown): Verdict {
 
   if (bodyError !== undefined) missingDiscover(run, bodyError.code);
   const sessionRejected = bodyError !== undefined && /session/i.test(bodyError.message);
-  const statusInput = { status, version: run.version, request, headers: run.headers, now: run.now, findings, sessionRejected };
+  const sessionUnknown = saysSessionUnknown(bodyError?.message);
+  const statusInput = { status, version: run.version, request, headers: run.headers, now: run.now, findings, sessionRejected, sessionUnknown };
   const { retry, challenge } = adviseHttpStatus(bodyAdvice === undefined ? statusInput : { ...statusInput, bodyAdvice });
   return verdict(run, "HTTP_ERROR", retry, {
     code: bodyError?.code,

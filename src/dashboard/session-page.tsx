@@ -60,6 +60,9 @@ function HeadActions() {
         <button type="button" data-action="reset" title="Reset counters and MCP sessions; the journal is kept">
           Reset
         </button>
+        <button type="button" data-action="expire-mcp-sessions" title="End every MCP session now, as a server restart would, open streams included; counters and the journal are kept">
+          Expire MCP sessions
+        </button>
         <button type="button" class="danger" data-action="delete">
           Delete
         </button>

@@ -7,6 +7,7 @@ import type { Era } from "../wire/versions.ts";
 import { JSON_HEADERS, jsonResponse } from "../wire/response.ts";
 import { sleep } from "../base/sleep.ts";
 import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
+import { sessionExpiredResponse } from "./session-expired.ts";
 
 type Message = Record<string, unknown>;
 
@@ -113,7 +114,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
         "www-authenticate": `Bearer error="insufficient_scope", scope="${fault.scope}", resource_metadata="${resourceMetadataUrl(input.origin, input.mcpPath ?? "/mcp")}", error_description="This call needs the ${fault.scope} scope"`,
       });
     case "session_expired":
-      return jsonResponse(404, errorMessage(input.requestId, ErrorCode.InvalidRequest, "Session not found: the Mcp-Session-Id has expired"));
+      return sessionExpiredResponse(fault.variant, input.requestId);
     case "unsupported_version": {
       // 2026-07-28 versioning: -32022 with HTTP 400. 2025-11-25 and 2025-06-18 lifecycle: initialize gets -32602
       // "Unsupported protocol version" with the same data; no status is named, so 200 like other JSON-RPC errors.

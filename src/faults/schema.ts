@@ -18,6 +18,20 @@ export type BodyKind = z.infer<typeof BodyKindSchema>;
 export const PROGRESS_BOUND_MS = 120_000;
 
 /**
+ * How a server answers a request whose Mcp-Session-Id it no longer knows, as servers in the wild do; what each sends
+ * is in src/faults/session-expired.ts.
+ */
+export const SessionExpiredVariantSchema = z
+  .enum(["not_found", "not_found_32001", "bad_request_no_valid_session", "unauthorized_session_not_found", "gone", "conflict", "html_page", "empty_body"])
+  .describe(
+    "How the expired session is answered: not_found (404, JSON-RPC -32600, the default), not_found_32001 (404, -32001 \"Session not found\", what the SDK transports send), " +
+      "bad_request_no_valid_session (400, -32000 \"Bad Request: No valid session ID provided\", id null, what the SDK's example servers send), " +
+      "unauthorized_session_not_found (401, -32001 \"Session not found\", no WWW-Authenticate), gone (410, -32600), conflict (409, -32600), " +
+      "html_page (404, a text/html page), empty_body (404, no body)",
+  );
+export type SessionExpiredVariant = z.infer<typeof SessionExpiredVariantSchema>;
+
+/**
  * Every fault the interpreter can perform. Scenarios decide which one applies; src/faults/perform.ts performs it.
  * The same schema validates the `fault` of each rule in the `script` scenario.
  */
@@ -74,7 +88,7 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("insufficient_scope"), scope: challengeScope().default("faultline:write") }),
   z.object({ kind: z.literal("rate_limited"), retryAfter: RetryAfterSchema.default(1), body: BodyKindSchema.default("jsonrpc") }),
-  z.object({ kind: z.literal("session_expired") }),
+  z.object({ kind: z.literal("session_expired"), variant: SessionExpiredVariantSchema.default("not_found") }),
   z.object({
     kind: z.literal("unsupported_version"),
     supported: z.array(z.string().min(1)).min(1).default([...LEGACY_VERSIONS]).describe("Versions the error says the server supports"),

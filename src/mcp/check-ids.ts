@@ -13,7 +13,7 @@ export const CHECK_IDS = {
   "mrtr-request-state-echoed": "the requestState came back unchanged",
   "mrtr-input-responses-complete": "every input request was answered",
   "invalid-params-fixed": "a call refused with -32602 was not resent unchanged",
-  "session-reinitialized": "after a legacy session's 404 the client initialized again, without the dead id",
+  "session-reinitialized": "after a legacy session ended (404, 410, or a 400 or 401 naming the session) the client initialized again, without the dead id",
   "version-renegotiated": "after an unsupported-version error the client used a version the server listed",
   "stream-resumed": "a cut SSE stream was resumed with Last-Event-ID",
   "stream-retry-honoured": "the resumption waited as the stream's retry field asked",

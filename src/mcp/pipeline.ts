@@ -52,6 +52,8 @@ export async function handleMcp<Trace = never>(
   source: AnswerSource<Trace> = builtinSource(active) as AnswerSource<Trace>,
 ): Promise<Handled<Trace>> {
   const exchange: Exchange = { request, headers: lowerHeaders(request.headers), session, active, deadline, origin };
+  // A request on one of Faultline's own MCP sessions: its response ends if every MCP session is ended at once.
+  if (source.rules === "own" && exchange.headers["mcp-session-id"] !== undefined) session.track?.(deadline);
   const kept = request.method === "GET" ? resumed<Trace>(exchange.headers, session) : undefined;
   if (kept) return kept;
   if (request.method !== "POST") return source.other(exchange);

@@ -132,7 +132,7 @@ function readLegacy({ incoming, params, requestId, request }: Common, headers: R
     incoming,
     params,
     requestId,
-    request: { ...request, protocolVersion, ...(mcpSessionId ? { mcpSessionId } : {}) },
+    request: { ...request, protocolVersion, ...(mcpSessionId ? { mcpSessionId } : {}), ...(mcpSession?.ended ? { mcpSessionEnded: true as const } : {}) },
     clientCapabilities: mcpSession?.clientCapabilities ?? {},
     ...(mcpSession ? { mcpSession } : {}),
   };

@@ -3,6 +3,7 @@ import type { Scenario } from "./scenario.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
 import type { LogLevel } from "./tool.ts";
 import type { TaskStore } from "./tasks/store.ts";
+import type { Deadline } from "../wire/deadline.ts";
 
 export interface McpSessionRow {
   id: string;
@@ -40,6 +41,11 @@ export interface SessionRuntime {
   createMcpSession(id: string, protocolVersion: string, clientCapabilities: Record<string, unknown>, clientInfo: unknown): void;
   getMcpSession(id: string): McpSessionRow | undefined;
   endMcpSession(id: string): boolean;
+  /**
+   * A response on one of this server's legacy MCP sessions is under way: ending every MCP session at once (a restart,
+   * POST /api/sessions/{id}/expire-mcp-sessions) ends it too, through its deadline.
+   */
+  track?(deadline: Deadline): void;
   stateKey(): Promise<CryptoKey>;
   waitForClient(id: string, timeoutMs: number): Promise<unknown>;
   deliverToServer(id: RequestId, message: unknown): boolean;

@@ -20,6 +20,8 @@ export interface RequestFacts {
   /** Lower-cased header names. */
   headers: Record<string, string>;
   mcpSessionId?: string;
+  /** Legacy eras: the Mcp-Session-Id names an MCP session of this server that has ended (expired, deleted, all expired at once). */
+  mcpSessionEnded?: true;
   /** The version an `initialize` asked for, before negotiation picked `protocolVersion`. */
   requestedVersion?: string;
   /** Auth scenarios: what the session's authorization server knows of the bearer token (never the token). */

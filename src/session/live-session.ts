@@ -1,6 +1,7 @@
 import type { ListChange, McpSessionRow, RequestCounts, SessionRuntime } from "../mcp/runtime.ts";
 import { importKey } from "../mcp/request-state.ts";
 import type { RequestId } from "../wire/jsonrpc.ts";
+import type { Deadline } from "../wire/deadline.ts";
 import type { LogLevel } from "../mcp/tool.ts";
 import { SqlTaskStore } from "./task-store.ts";
 import { boundedCapabilities, boundedClientInfo, cutName } from "../base/stored-bounds.ts";
@@ -26,6 +27,8 @@ const COUNTERS_PER_STATEMENT = 40;
 
 /** MCP sessions kept in memory at most; past it, memory starts again from storage. */
 const MCP_SESSIONS_IN_MEMORY = 1_000;
+/** Responses under way on MCP sessions that are kept to end at once; past it the oldest are let go (they end at their deadline). */
+const IN_FLIGHT_LIMIT = 1_000;
 
 /**
  * Bounds on a session's tables that clients grow (docs/security.md, "What a session stores"): distinct counter keys
@@ -276,6 +279,36 @@ export class LiveSession implements SessionRuntime {
 
   publish(change: ListChange): void {
     for (const listener of this.listeners) listener(change);
+  }
+
+  /** Responses under way on legacy MCP sessions (their deadlines), oldest first; those past their deadline have ended. */
+  private readonly inFlight = new Set<Deadline>();
+
+  track(deadline: Deadline): void {
+    deadline.endable = true;
+    for (const kept of this.inFlight) {
+      if (kept.remainingMs() > 0 && this.inFlight.size < IN_FLIGHT_LIMIT) break;
+      this.inFlight.delete(kept);
+    }
+    this.inFlight.add(deadline);
+  }
+
+  /**
+   * Ends every MCP session at once, as a server restart would: each is marked ended (so its id gets the answer for
+   * an ended session), the resumable streams and log levels are forgotten, and every response under way on one of
+   * them ends now (open SSE streams close). Returns how many sessions and open streams were ended.
+   */
+  endAllMcpSessions(): { mcpSessions: number; streams: number } {
+    const mcpSessions = this.sql.exec("UPDATE mcp_sessions SET ended = 1 WHERE ended = 0").rowsWritten;
+    this.sql.exec("DELETE FROM resumable");
+    this.forget();
+    let streams = 0;
+    for (const deadline of this.inFlight) {
+      streams += deadline.openStreams;
+      deadline.endNow("every MCP session of this server ended (as on a restart)");
+    }
+    this.inFlight.clear();
+    return { mcpSessions, streams };
   }
 
   /** Reset: pending server requests are answered with nothing and the MCP sessions' log levels go with them. */

@@ -144,6 +144,15 @@ export class SessionObject extends DurableObject<Env> {
     return this.view();
   }
 
+  /**
+   * Ends every MCP session of this session at once, as a restart of the server would, streams in flight included;
+   * the scenario, counters and journal stay. Undefined when the session does not exist.
+   */
+  expireMcpSessions(): (SessionView & { ended: { mcpSessions: number; streams: number } }) | undefined {
+    const view = this.record() && this.parts ? this.live.endAllMcpSessions() : undefined;
+    return view ? { ...this.view()!, ended: view } : undefined;
+  }
+
   /** Erases every byte of the session. */
   async erase(): Promise<boolean> {
     const existed = this.parts?.record.get() !== undefined;

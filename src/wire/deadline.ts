@@ -10,6 +10,15 @@ export class Deadline {
   readonly seconds: number;
   /** Set when a response was closed because the deadline came. */
   cut = false;
+  /**
+   * Set when the response belongs to something that can be ended before its deadline (a legacy MCP session, which
+   * POST /api/sessions/{id}/expire-mcp-sessions ends as a restart would): its streams then watch `endedEarly`.
+   */
+  endable = false;
+  /** Why the response was ended before its deadline (endNow), when it was. */
+  endedEarly: string | undefined;
+  /** Streams written under this deadline that are open now and watching for endNow. */
+  openStreams = 0;
 
   constructor(start: number, seconds: number) {
     this.seconds = seconds;
@@ -20,6 +29,15 @@ export class Deadline {
   static fromVar(start: number, value: string | undefined): Deadline {
     const seconds = Number(value);
     return new Deadline(start, Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_MAX_RESPONSE_SECONDS);
+  }
+
+  /**
+   * Ends the response now, as a server restart would: every stream written under this deadline closes within
+   * END_POLL_MS (a stream opened later closes as it opens). Called by another request (the API call), which may not
+   * touch this response's stream in workerd, nor wake it by settling a promise it awaits: the stream polls the flag.
+   */
+  endNow(why: string): void {
+    this.endedEarly ??= why;
   }
 
   remainingMs(now = Date.now()): number {

@@ -91,13 +91,45 @@ export function openStream(options: StreamOptions, body: (out: StreamWriter) => 
         void close();
       }, deadline.remainingMs())
     : undefined;
+  // Ended early (its MCP session was ended with every other, as by a restart): the stream ends, saying why.
+  const early = deadline?.endable ? endedEarly(deadline) : undefined;
+  const said = early?.ended.then((why) => {
+    if (open && options.sse) void out.write(sseComment(`faultline: stream ended: ${why}`));
+  });
   options.waitUntil(
-    Promise.race([body(out), ended])
+    Promise.race([body(out), ended, ...(said ? [said] : [])])
       .catch(() => undefined)
       .finally(() => {
         if (timer !== undefined) clearTimeout(timer);
+        early?.stop();
         return close();
       }),
   );
   return readable;
+}
+
+/** How often an endable stream looks whether its response was ended early (Deadline.endNow). */
+export const END_POLL_MS = 250;
+
+/** Resolves with the reason once the response is ended early; `stop` ends the watch. Counts the stream meanwhile. */
+function endedEarly(deadline: Deadline): { ended: Promise<string>; stop: () => void } {
+  let poll: ReturnType<typeof setInterval> | undefined;
+  deadline.openStreams++;
+  const stop = () => {
+    if (poll === undefined) return;
+    clearInterval(poll);
+    poll = undefined;
+    deadline.openStreams--;
+  };
+  const ended = new Promise<string>((resolve) => {
+    const look = () => {
+      if (deadline.endedEarly === undefined) return false;
+      stop();
+      resolve(deadline.endedEarly);
+      return true;
+    };
+    poll = setInterval(look, END_POLL_MS);
+    look();
+  });
+  return { ended, stop };
 }

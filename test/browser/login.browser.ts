@@ -117,7 +117,7 @@ test("sign-out from the top bar ends the sign-in: the dashboard asks for the tok
   assert.equal(again?.status(), 401, "signed out");
 });
 
-test("behind a reverse proxy on the published origin: sign-in, a reset from the session page, and sign-out all work", async () => {
+test("behind a reverse proxy on the published origin: sign-in, a reset and an MCP session expiry from the session page, and sign-out all work", async () => {
   const id = `proxied-${process.pid}`;
   const created = await fetch(`${server.url}/api/sessions`, {
     method: "POST",
@@ -136,6 +136,10 @@ test("behind a reverse proxy on the published origin: sign-in, a reset from the 
   await page.click('[data-action="reset"]');
   assert.equal((await reset).status(), 200, "a dashboard write signed in by cookie passes the Origin rule behind the proxy");
   await page.locator("#toast", { hasText: "reset" }).waitFor();
+  const expired = page.waitForResponse((res) => res.url().endsWith(`/api/sessions/${id}/expire-mcp-sessions`));
+  await page.click('[data-action="expire-mcp-sessions"]');
+  assert.equal((await expired).status(), 200, "expiring the MCP sessions passes the same Origin rule");
+  await page.locator("#toast", { hasText: "MCP sessions expired" }).waitFor();
 
   const [out] = await Promise.all([page.waitForNavigation(), page.click('form.account button[type="submit"]')]);
   assert.equal(out?.status(), 200);

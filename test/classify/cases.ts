@@ -1335,6 +1335,63 @@ export const cases: Case[] = [
     },
     expect: { outcome: "HTTP_ERROR", status: 400, decision: "reinitialize", findingCodes: ["warning:UNKNOWN_SESSION_AS_400"] },
   },
+  // Issue 25: session expiry as real servers answer it (session.expire_after's variants), each with what a client can conclude.
+  ...(() => {
+    const onSession = { "Mcp-Session-Id": "gone", "MCP-Protocol-Version": "2025-11-25" };
+    const answered = (status: number, body: string, headers: Record<string, string> = JSON_CT) => ({ request: { headers: onSession, body: call1 }, response: { status, headers, body } });
+    return [
+      {
+        name: "session expiry as 404 with -32001 (the SDK transports' answer) is a session gone: reinitialize",
+        exchange: answered(404, errBody(1, -32001, "Session not found")),
+        expect: { outcome: "HTTP_ERROR" as const, status: 404, code: -32001, decision: "reinitialize" as const },
+      },
+      {
+        name: "session expiry as 404 with -32600 is a session gone: reinitialize",
+        exchange: answered(404, errBody(1, -32600, "Session not found: the Mcp-Session-Id has expired")),
+        expect: { outcome: "HTTP_ERROR" as const, status: 404, code: -32600, decision: "reinitialize" as const },
+      },
+      {
+        name: "session expiry as a 404 HTML page is a session gone: reinitialize, the body noted as not JSON",
+        exchange: answered(404, "<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>", { "content-type": "text/html" }),
+        expect: { outcome: "HTTP_ERROR" as const, status: 404, decision: "reinitialize" as const },
+      },
+      {
+        name: "session expiry as a 404 with no body is a session gone: reinitialize",
+        exchange: answered(404, "", {}),
+        expect: { outcome: "HTTP_ERROR" as const, status: 404, decision: "reinitialize" as const },
+      },
+      {
+        name: "session expiry as 401 \"Session not found\" without a Bearer challenge is a session gone, not a token problem: reinitialize, flagged",
+        exchange: answered(401, errBody(1, -32001, "Session not found")),
+        expect: { outcome: "HTTP_ERROR" as const, status: 401, decision: "reinitialize" as const, findingCodes: ["warning:UNKNOWN_SESSION_AS_401"], absentFindingCodes: ["AUTH_CHALLENGE_MISSING"] },
+      },
+      {
+        name: "a 401 with a Bearer challenge stays an auth answer even when its body names the session: reauthorize",
+        exchange: answered(401, errBody(1, -32001, "Session not found"), { ...JSON_CT, "www-authenticate": 'Bearer resource_metadata="https://x.example/.well-known/oauth-protected-resource"' }),
+        expect: { outcome: "HTTP_ERROR" as const, status: 401, decision: "reauthorize" as const, absentFindingCodes: ["UNKNOWN_SESSION_AS_401"] },
+      },
+      {
+        name: "a 401 without a challenge whose body says nothing of the session stays an auth answer: reauthorize",
+        exchange: answered(401, errBody(1, -32600, "Unauthorized")),
+        expect: { outcome: "HTTP_ERROR" as const, status: 401, decision: "reauthorize" as const, absentFindingCodes: ["UNKNOWN_SESSION_AS_401"] },
+      },
+      {
+        name: "session expiry as 410 Gone is a session gone: reinitialize, flagged",
+        exchange: answered(410, errBody(1, -32600, "Gone: the session has expired")),
+        expect: { outcome: "HTTP_ERROR" as const, status: 410, decision: "reinitialize" as const, findingCodes: ["warning:UNKNOWN_SESSION_AS_410"] },
+      },
+      {
+        name: "a 409 to a request carrying a session id does not say the session ended: do-not-retry, noted",
+        exchange: answered(409, errBody(1, -32600, "Conflict: the session is no longer active")),
+        expect: { outcome: "HTTP_ERROR" as const, status: 409, decision: "do-not-retry" as const, findingCodes: ["info:SESSION_CONFLICT_409"] },
+      },
+      {
+        name: "410 without a session id is not read as a session gone",
+        exchange: { request: { headers: { "MCP-Protocol-Version": "2025-11-25" }, body: call1 }, response: { status: 410, headers: JSON_CT, body: errBody(1, -32600, "Gone") } },
+        expect: { outcome: "HTTP_ERROR" as const, status: 410, decision: "do-not-retry" as const, absentFindingCodes: ["UNKNOWN_SESSION_AS_410"] },
+      },
+    ];
+  })(),
   {
     name: "a 400 to a request with a session id whose body is not about the session stays do-not-retry",
     exchange: {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FaultSchema, type Fault, type FaultInput } from "../../src/faults/schema.ts";
+import { FaultSchema, SessionExpiredVariantSchema, type Fault, type FaultInput } from "../../src/faults/schema.ts";
 import { perform } from "../../src/faults/perform.ts";
 import { Deadline } from "../../src/wire/deadline.ts";
 
@@ -8,7 +8,8 @@ import { Deadline } from "../../src/wire/deadline.ts";
 // its answer (in proxy mode the upstream is called), `replace` faults never do (the upstream is not called). Nothing
 // declares the mode beside the fault any more: it is what perform's branch reads, which is what this test checks.
 
-const REPLACE = new Set(["http_status", "rate_limited", "unauthorized", "insufficient_scope", "session_expired", "unsupported_version", "jsonrpc_error", "tool_error", "hang", "malformed (invalid_json)", "malformed (html_page)"]);
+const SESSION_EXPIRED_VARIANTS = SessionExpiredVariantSchema.options;
+const REPLACE = new Set(["http_status", "rate_limited", "unauthorized", "insufficient_scope", ...SESSION_EXPIRED_VARIANTS.map((v) => `session_expired (${v})`), "unsupported_version", "jsonrpc_error", "tool_error", "hang", "malformed (invalid_json)", "malformed (html_page)"]);
 
 /** One fault per kind, and per variant where the variant changes what the fault needs. */
 const SAMPLES: FaultInput[] = [
@@ -29,7 +30,7 @@ const SAMPLES: FaultInput[] = [
   { kind: "unauthorized" },
   { kind: "insufficient_scope" },
   { kind: "rate_limited" },
-  { kind: "session_expired" },
+  ...SESSION_EXPIRED_VARIANTS.map((variant) => ({ kind: "session_expired" as const, variant })),
   { kind: "unsupported_version" },
 ];
 

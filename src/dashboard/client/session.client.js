@@ -1,5 +1,5 @@
 // Served as /assets/session.client.js. The entry of /sessions/{id}: live journal (SSE), timeline, checks,
-// detail drawer, and the change / reset / delete actions.
+// detail drawer, and the change / reset / expire-MCP-sessions / delete actions.
 import { $, $$, api, copyText, toast } from "./dom.client.js";
 import { wireCommon } from "./common.client.js";
 import { loadChecks } from "./checks.client.js";
@@ -156,6 +156,12 @@ root.addEventListener("click", async (event) => {
     const response = await api("POST", `${apiBase}/reset`);
     toast(response.ok ? "Counters and MCP sessions reset; checks start over" : (response.data?.error?.message ?? "Reset failed"), response.ok ? "info" : "error");
     refreshChecks();
+  }
+  if (action === "expire-mcp-sessions") {
+    const response = await api("POST", `${apiBase}/expire-mcp-sessions`);
+    const ended = response.data?.ended;
+    const said = ended ? `MCP sessions expired: ${ended.mcpSessions} ended, ${ended.streams} open streams closed` : undefined;
+    toast(response.ok ? said : (response.data?.error?.message ?? "Expiring the MCP sessions failed"), response.ok ? "info" : "error");
   }
   if (action === "delete") {
     // Two clicks instead of confirm(): no modal browser dialog, and the second click is deliberate.
