@@ -1,11 +1,11 @@
-import { sessionGoneReading } from "../wire/session-gone.ts";
+import { sessionGoneReading } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { errorCode, type Exchange, label, rpcError } from "./exchange.ts";
 
 /**
  * 2025-11-25 transports: an answer to a request carrying Mcp-Session-Id that soundly says the session is gone (a 404
  * that is not an unknown method, a 410, a 400 or a challenge-less 401 whose error says the session is unknown: the
- * reading src/wire/session-gone.ts shares with the classifier). A 409, or a 401 with a Bearer challenge, is not one.
+ * reading src/classify/session-gone.ts shares with the classifier). A 409, or a 401 with a Bearer challenge, is not one.
  */
 function goneReading(x: Exchange): string | undefined {
   if (x.httpMethod !== "POST" || x.sessionId === undefined || x.entry.era === "modern") return undefined;

@@ -18,6 +18,7 @@ export {
 export type { Verdict, Outcome, Layer, RetryDecision, RetryAdvice, Finding, ProtocolVersion } from "./verdict.ts";
 export { OUTCOME_LAYER, OUTCOMES } from "./outcome.ts";
 export { DEFAULT_MAX_ATTEMPTS, DEFAULT_INITIAL_BACKOFF_MS } from "./retry.ts";
+export { sessionGoneReading, type SessionGoneReading } from "./session-gone.ts";
 
 // Input adapters: the shapes POST /classify and the CLI accept (an exchange, an array, a HAR, a raw
 // HTTP response) turned into exchanges, with issues that name the path and the rule.

@@ -9,7 +9,7 @@ import { readRetryAfter } from "./retry-after.ts";
 import type { ProtocolVersion, RetryAdvice, RetryDecision } from "./verdict.ts";
 import { isModern } from "./version.ts";
 import type { TransientHttpStatus } from "../wire/facts.ts";
-import { challengesBearer } from "../wire/session-gone.ts";
+import { challengesBearer } from "./session-gone.ts";
 
 /** Default bounded retry: at most 2 retries, exponential backoff with jitter starting at 200 ms. */
 export const DEFAULT_MAX_ATTEMPTS = 2;
@@ -53,7 +53,7 @@ export interface StatusInput {
   bodyAdvice?: ErrorAdvice;
   /** True when the body's error message is about the session id (what SDK servers say of a session they do not know). */
   sessionRejected?: boolean;
-  /** True when the body's error message says the session is unknown, expired or invalid (src/wire/session-gone.ts). */
+  /** True when the body's error message says the session is unknown, expired or invalid (src/classify/session-gone.ts). */
   sessionUnknown?: boolean;
 }
 

@@ -8,7 +8,7 @@ import { responseId, verdict } from "./run.ts";
 import type { Run } from "./run.ts";
 import type { Verdict } from "./verdict.ts";
 import { isModern } from "./version.ts";
-import { saysSessionUnknown } from "../wire/session-gone.ts";
+import { saysSessionUnknown } from "./session-gone.ts";
 
 /** A notification (or a legacy client response) that the server took: 202 with no body. */
 export function accepted(run: Run, primary: unknown): Verdict {

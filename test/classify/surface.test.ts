@@ -41,6 +41,7 @@ test("the entry point exports exactly the named classifier surface, and nothing 
     "parseJsonText",
     "parseSse",
     "retryAfter",
+    "sessionGoneReading",
     "show",
   ]);
   assert.doesNotMatch(readFileSync(new URL("../../src/classify/index.ts", import.meta.url), "utf8"), /export \*/);
