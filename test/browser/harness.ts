@@ -17,14 +17,18 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Chromium with the project's flags and a fresh user-data directory. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Chromium with the project's flags and a fresh user-data directory; `ignoreHTTPSErrors` for a test that serves https
+ * on loopback with a certificate it made itself.
+ */
+export async function launchBrowser(options: { ignoreHTTPSErrors?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   const userDataDir = await mkdtemp(join(tmpdir(), "faultline-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     args: CHROMIUM_FLAGS,
     viewport: { width: 1400, height: 900 },
+    ...(options.ignoreHTTPSErrors ? { ignoreHTTPSErrors: true } : {}),
   });
   return {
     context,

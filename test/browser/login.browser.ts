@@ -1,8 +1,7 @@
 // Sign-in, sign-out and "signed in as" in a real Chromium against the real `npm start` with the admin token
 // (finding 5 of issue 27): directly, and behind a reverse proxy on a second loopback address that
-// FAULTLINE_PUBLIC_URL names. Chromium cannot reach an https proxy here without a certificate, so the proxy is plain
-// http on 127.0.0.2; the https side (Origin https://public, the Secure cookie) is tested in process in
-// test/access/login.test.ts. Run alone: node --test test/browser/login.browser.ts
+// FAULTLINE_PUBLIC_URL names. The proxy here is plain http on 127.0.0.2; the https one (a TLS proxy with a certificate
+// made at test time, the Secure cookie) is test/browser/login-https.browser.ts. Run alone: node --test test/browser/login.browser.ts
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request as httpRequest, type Server } from "node:http";
