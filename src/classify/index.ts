@@ -28,6 +28,7 @@ export {
   exchangeFromRawHttp,
   looksLikeRawHttp,
   parseJsonText,
+  sseBodyAlone,
   formatPath,
   issuesFromZod,
   NestedExchangeInputSchema,

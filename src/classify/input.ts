@@ -4,6 +4,7 @@ import { exchangesFromHar, HarSchema, looksLikeHar, type HarExchange, type HarSk
 import { isCurlVerbose, parseHttpMessage, parseHttpRequest, splitCurlVerbose, startsWithRequestLine } from "./http-message.ts";
 import type { HttpRequestMessage } from "./http-message.ts";
 import { isRecord } from "./json.ts";
+import { bodyAloneMessage, isJsonRpcBatch, isJsonRpcMessage, looksLikeSseBody, MISSING_STATUS_LINE } from "./body-alone.ts";
 
 /** One broken rule in the input: where (`3.response.status`), which rule, and a sentence. */
 export interface InputIssue {
@@ -105,6 +106,15 @@ export function parseJsonText(text: string): InputResult<unknown> {
 }
 
 /**
+ * The error for text that is an SSE stream's body alone (`curl -s` of a stream), which is neither JSON nor raw HTTP;
+ * undefined for any other text.
+ */
+export function sseBodyAlone(text: string): InputError | undefined {
+  if (!looksLikeSseBody(text)) return undefined;
+  return invalid([{ path: "(root)", rule: MISSING_STATUS_LINE, message: bodyAloneMessage("An SSE stream") }]).error;
+}
+
+/**
  * Normalizes any accepted JSON shape into exchanges: a HAR document (detected by its `log`
  * object), an array of exchanges, or one exchange in the flat or nested form (nested when it
  * has a `response` key).
@@ -112,6 +122,7 @@ export function parseJsonText(text: string): InputResult<unknown> {
 export function parseClassifyInput(value: unknown, options: InputOptions = {}): InputResult<ClassifyInput> {
   const max = options.maxExchanges ?? Number.POSITIVE_INFINITY;
 
+  if (isJsonRpcBatch(value)) return invalid([{ path: "(root)", rule: MISSING_STATUS_LINE, message: bodyAloneMessage("A JSON-RPC batch") }]);
   if (Array.isArray(value)) {
     if (value.length > max) {
       return tooMany(`At most ${max} exchanges per request; this array has ${value.length}`, "(root)");
@@ -149,6 +160,7 @@ export function parseExchangeInput(value: unknown, at: Array<string | number> = 
   if (!isRecord(value)) {
     return invalid([{ path: formatPath(at), rule: "invalid_type", message: `Expected an exchange object; got ${typeName(value)}` }]);
   }
+  if (isJsonRpcMessage(value)) return invalid([{ path: formatPath(at), rule: MISSING_STATUS_LINE, message: bodyAloneMessage("A JSON-RPC message") }]);
   if ("response" in value) {
     const nested = NestedExchangeInputSchema.safeParse(value);
     if (!nested.success) return invalid(issuesFromZod(nested.error, at));

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 // Not yet on the classifier's public surface (src/classify/index.ts): the input adapters.
-import { exchangeFromRawHttp, looksLikeRawHttp, parseClassifyInput, parseJsonText, type ClassifyInput, type InputError } from "../classify/index.ts";
+import { exchangeFromRawHttp, looksLikeRawHttp, parseClassifyInput, parseJsonText, sseBodyAlone, type ClassifyInput, type InputError } from "../classify/index.ts";
 import { systemReason, UsageError } from "./errors.ts";
 
 /** The options that describe the request behind a raw HTTP response (JSON input carries them itself). */
@@ -59,7 +59,10 @@ export function toInput(text: string, options: RawHttpOptions): ClassifyInput {
     throw new UsageError(`${given.join(", ")} ${verb} only to a raw HTTP response; put expectedId, method, protocolVersion and the request ({method, headers, body}) in the JSON instead`);
   }
   const json = parseJsonText(text);
-  if (!json.ok) throw inputError(json.error, RAW_HTTP_HINT);
+  if (!json.ok) {
+    const bodyAlone = sseBodyAlone(text);
+    throw bodyAlone === undefined ? inputError(json.error, RAW_HTTP_HINT) : inputError(bodyAlone);
+  }
   const input = parseClassifyInput(json.value);
   if (!input.ok) throw inputError(input.error);
   return input.value;

@@ -8,6 +8,7 @@ import {
   parseClassifyInput,
   parseExchangeInput,
   parseJsonText,
+  sseBodyAlone,
 } from "../../src/classify/index.ts";
 
 const result = { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "ok" }] } };
@@ -187,4 +188,25 @@ test("formats paths dotted, indexes included, and odd keys quoted", () => {
   assert.equal(formatPath([3, "response", "status"]), "3.response.status");
   assert.equal(formatPath(["headers", "x y"]), 'headers."x y"');
   assert.equal(formatPath([]), "(root)");
+});
+
+test("refuses a JSON-RPC message or batch given alone, naming the missing status line, at the root or at an element", () => {
+  const rule = "missing_status_line";
+  const alone = parseClassifyInput(result);
+  assert.deepEqual(!alone.ok && alone.error.issues.map((i) => [i.path, i.rule]), [["(root)", rule]]);
+  assert.match(!alone.ok ? alone.error.message : "", /^\(root\): A JSON-RPC message alone, as `curl -s` prints a body: the status line and headers are missing/);
+  const batch = parseClassifyInput([result, result]);
+  assert.deepEqual(!batch.ok && batch.error.issues.map((i) => [i.path, i.rule]), [["(root)", rule]]);
+  const mixed = parseClassifyInput([{ status: 200, body: "" }, result]);
+  assert.deepEqual(!mixed.ok && mixed.error.issues.map((i) => [i.path, i.rule]), [["1", rule]]);
+  // An exchange whose fields sit beside a stray jsonrpc key is an exchange with an unknown field, not a body alone.
+  const exchange = parseClassifyInput({ status: 200, body: "", jsonrpc: "2.0" });
+  assert.deepEqual(!exchange.ok && exchange.error.issues.map((i) => [i.path, i.rule]), [["jsonrpc", "unrecognized_keys"]]);
+});
+
+test("recognises an SSE stream given alone, and nothing else, as a body without its status line", () => {
+  for (const text of ["event: message\ndata: {}\n\n", "data: {}\n\n", "\n: keep-alive\n\n", "id: 1\ndata: {}\n"]) {
+    assert.equal(sseBodyAlone(text)?.issues[0]?.rule, "missing_status_line", text);
+  }
+  for (const text of ["{}", "Service Unavailable", "content-type: application/json\n\n{}", ""]) assert.equal(sseBodyAlone(text), undefined, text);
 });

@@ -237,6 +237,21 @@ test("suggests the raw HTTP form for input that is neither JSON nor starts with 
   assert.match(stderr, /hint: an HTTP response must be given as `curl -si URL …` prints it, starting with its status line/);
 });
 
+test("says that the status line and headers are missing for a body captured with curl -s, not the schema's complaints", () => {
+  const message = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } });
+  const sse = `event: message\ndata: ${message}\n\n`;
+  for (const [input, what] of [[message, "A JSON-RPC message"], [`[${message}]`, "A JSON-RPC batch"], [sse, "An SSE stream"]] as const) {
+    const { code, stdout, stderr } = run(["classify"], input);
+    assert.equal(code, 2);
+    assert.equal(stdout, "");
+    assert.equal(
+      stderr,
+      `faultline: invalid input:\n  (root): ${what} alone, as \`curl -s\` prints a body: the status line and headers are missing. ` +
+        "Capture the response with `curl -si`, or give {status, headers?, body} (missing_status_line)\n",
+    );
+  }
+});
+
 test("exits 2 for a file that does not exist", () => {
   const { code, stderr } = run(["classify", fixture("missing.json")]);
   assert.equal(code, 2);
