@@ -63,3 +63,13 @@ test("masking hides times, ids and measured gaps but keeps every other number", 
   assert.notEqual(mask("at most 3 expected"), mask("at most 4 expected"));
   assert.notEqual(mask('"evidence":[1,2]'), mask('"evidence":[1,3]'));
 });
+
+test("masking hides the OAuth server's client ids, codes and tokens but keeps their kind and any other text", () => {
+  const token = "Qby-Zn8L_8YwBWer9zQXCwopaRELhAYVS5tr6bCdZA0";
+  assert.equal(
+    mask(`{"client_id":"flcl_L65trcv8U53GSuJRU9qGVA","client_id_issued_at":1796095599} code=flc_${token} fla_${token} flr_${token}`),
+    '{"client_id":"flcl_<id>","client_id_issued_at":<n>} code=flc_<secret> fla_<secret> flr_<secret>',
+  );
+  // Only the lengths the server mints: a shorter value, or another prefix, is shown as it is.
+  assert.equal(mask("fla_short flx_" + token), "fla_short flx_" + token);
+});

@@ -128,6 +128,10 @@ const MASKS: ReadonlyArray<[RegExp, string]> = [
   [/\b[0-9a-f]{32}\b/g, "<id>"],
   // signed requestState and bearer-like secrets
   [/"requestState":"[^"]*"/g, '"requestState":"<secret>"'],
+  // the auth scenarios' OAuth server: client ids (16 random bytes), codes and tokens (32), base64url after a prefix
+  [/(?<![\w-])flcl_[\w-]{22}(?![\w-])/g, "flcl_<id>"],
+  [/(?<![\w-])(fl[acr])_[\w-]{43}(?![\w-])/g, "$1_<secret>"],
+  [/"client_id_issued_at":\d+/g, '"client_id_issued_at":<n>'],
 ];
 
 export function mask(text: string): string {
