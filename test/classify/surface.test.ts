@@ -43,6 +43,7 @@ test("the entry point exports exactly the named classifier surface, and nothing 
     "retryAfter",
     "sessionGoneReading",
     "show",
+    "sseBodyAlone",
   ]);
   assert.doesNotMatch(readFileSync(new URL("../../src/classify/index.ts", import.meta.url), "utf8"), /export \*/);
 });

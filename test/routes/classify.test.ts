@@ -163,6 +163,15 @@ test("answers 400 invalid_json with the position for a body that is not valid JS
   assert.match(body.error.message, /not valid JSON.*position 28/);
 });
 
+test("answers 400 missing_status_line, with one issue, for a JSON-RPC response body sent alone as curl -s prints it", async () => {
+  for (const alone of [toolResult(1), [toolResult(1), toolResult(2)]]) {
+    const body = await json(await postJson(alone), 400);
+    assert.equal(body.error.code, "invalid_request");
+    assert.deepEqual(body.error.issues.map(({ path, rule }: Json) => ({ path, rule })), [{ path: "(root)", rule: "missing_status_line" }]);
+    assert.match(body.error.message, /the status line and headers are missing\. Capture the response with `curl -si`/);
+  }
+});
+
 test("answers 400 for a JSON scalar", async () => {
   const body = await json(await postJson(42), 400);
   assert.equal(body.error.issues[0].path, "(root)");
