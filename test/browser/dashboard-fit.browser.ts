@@ -149,7 +149,7 @@ describe("the dashboard's issue-28 defects, measured in Chromium", () => {
         }
       }
       assert.ok(axis.gaps.length >= 1, "the immediate retry is joined");
-      for (const [from, to] of axis.gaps) assert.equal(textOf.get(from), textOf.get(to), `the connector #${from} → #${to} joins two different calls`);
+      for (const [from, to] of axis.gaps) assert.equal(textOf.get(from!), textOf.get(to!), `the connector #${from} → #${to} joins two different calls`);
       await screenshot(page, `fit-timeline-break-${viewport.width}`, false);
     }
   });
@@ -208,7 +208,7 @@ describe("the dashboard's issue-28 defects, measured in Chromium", () => {
       await page.goto(`${server.url}/`);
       const row = page.locator("table.sessions tbody tr", { has: page.locator(`a[href="/sessions/${checked.id}"]`) });
       const cell = row.locator("[data-role=checks-summary]");
-      await cell.locator("[data-state=loaded]").waitFor();
+      await row.locator("[data-role=checks-summary][data-state=loaded]").waitFor();
       assert.equal(await cell.getAttribute("data-pass"), String(count("pass")));
       assert.equal(await cell.getAttribute("data-fail"), String(count("fail")));
       assert.equal(await cell.getAttribute("data-warning"), String(count("warning")));
