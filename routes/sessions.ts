@@ -140,7 +140,7 @@ export const sessionRoutes = new Hono<{ Bindings: Env }>()
     // One call: the scenario, its params and a replay's recording become live together, or none of them does.
     const view = await sessionStub(c.env, id).setScenario(scenario, params, replay);
     const answer = await shown(c.req.raw, c.env, id, view);
-    await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt });
+    await indexStub(c.env).put({ id, scenario, createdAt: answer.createdAt, proxied: answer.upstream !== undefined });
     await audit(c, "scenario", id, scenario);
     return c.json(answer);
   })

@@ -23,7 +23,7 @@ export function maxSessions(vars: { FAULTLINE_MAX_SESSIONS?: string }): number {
 export async function createWithinCap(env: Env, record: SessionRecord, replay?: Recording): Promise<SessionRecord> {
   const index = indexStub(env);
   const cap = maxSessions(env);
-  const outcome = await index.reserve({ id: record.id, scenario: record.scenario, createdAt: record.createdAt }, cap);
+  const outcome = await index.reserve({ id: record.id, scenario: record.scenario, createdAt: record.createdAt, proxied: record.upstream !== undefined }, cap);
   if (outcome === "full") throw new ApiError(429, "session_limit", `The server holds its maximum of ${cap} sessions (FAULTLINE_MAX_SESSIONS): delete one first`);
   if (outcome === "exists") throw sessionExists(record.id);
   let created: { record: SessionRecord; created: boolean };

@@ -20,7 +20,9 @@ import picker from "./client/picker.client.js" with { type: "text" };
 import session from "./client/session.client.js" with { type: "text" };
 import timelineLayout from "./client/timeline-layout.client.js" with { type: "text" };
 import timeline from "./client/timeline.client.js" with { type: "text" };
+import tryIt from "./client/try-it.client.js" with { type: "text" };
 import verdictView from "./client/verdict-view.client.js" with { type: "text" };
+import homeChecks from "./client/home-checks.client.js" with { type: "text" };
 import { GENERATED_MODULES, outcomeCss } from "./outcome-assets.ts";
 
 export interface Asset {
@@ -47,6 +49,7 @@ export const ASSETS: ReadonlyMap<string, Asset> = new Map<string, Asset>([
     dom,
     drawer,
     home,
+    "home-checks": homeChecks,
     journal,
     "json-view": jsonView,
     outcomes,
@@ -55,6 +58,7 @@ export const ASSETS: ReadonlyMap<string, Asset> = new Map<string, Asset>([
     session,
     "timeline-layout": timelineLayout,
     timeline,
+    "try-it": tryIt,
     "verdict-view": verdictView,
   }).map(([name, body]): [string, Asset] => [`${name}.client.js`, { body, contentType: JS }]),
   ...Object.entries(GENERATED_MODULES).map(([name, body]): [string, Asset] => [name, { body, contentType: JS }]),

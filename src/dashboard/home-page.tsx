@@ -10,6 +10,7 @@ export interface SessionRow {
   scenario: string;
   createdAt: string;
   mcpUrl: string;
+  proxied?: boolean;
 }
 
 function SessionTable({ sessions, titles }: { sessions: readonly SessionRow[]; titles: ReadonlyMap<string, string> }) {
@@ -24,6 +25,7 @@ function SessionTable({ sessions, titles }: { sessions: readonly SessionRow[]; t
             <th scope="col" class="col-id">Session</th>
             <th scope="col" class="col-scenario">Scenario</th>
             <th scope="col" class="col-created">Created</th>
+            <th scope="col" class="col-checks">Checks</th>
             <th scope="col" class="col-url">MCP URL</th>
           </tr>
         </thead>
@@ -34,6 +36,14 @@ function SessionTable({ sessions, titles }: { sessions: readonly SessionRow[]; t
                 <a class="mono" href={`/sessions/${encodeURIComponent(session.id)}`}>
                   {session.id}
                 </a>
+                {session.proxied ? (
+                  <>
+                    {" "}
+                    <span class="tag proxied" title="Proxy mode: requests go to an upstream server">
+                      proxied
+                    </span>
+                  </>
+                ) : null}
               </td>
               <td>
                 {titles.get(session.scenario) ?? session.scenario} <code class="muted">{session.scenario}</code>
@@ -42,6 +52,12 @@ function SessionTable({ sessions, titles }: { sessions: readonly SessionRow[]; t
                 <time datetime={session.createdAt} data-relative="">
                   {session.createdAt.replace("T", " ").slice(0, 19)}
                 </time>
+              </td>
+              <td>
+                {/* Filled by home-checks.client.js from GET /api/sessions/{id}/checks. */}
+                <span class="checks-summary muted" data-role="checks-summary" data-api={`/api/sessions/${encodeURIComponent(session.id)}/checks`}>
+                  …
+                </span>
               </td>
               <td>
                 <div class="url-cell">

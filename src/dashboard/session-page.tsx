@@ -35,7 +35,11 @@ function Params({ params }: { params: Record<string, unknown> }) {
 function HeadMain({ session, scenario }: { session: Session; scenario: CatalogueEntry | undefined }) {
   return (
     <div class="head-main">
-      <h1 class="mono session-id">{session.id}</h1>
+      {/* The live indicator belongs to the title, so it stays beside it however the params below wrap. */}
+      <div class="title-row">
+        <h1 class="mono session-id">{session.id}</h1>
+        <LiveIndicator />
+      </div>
       <p class="scenario-line">
         <strong>{scenario?.title ?? session.scenario}</strong> <code>{session.scenario}</code>{" "}
         {scenario ? <span class={`layer-chip layer-${scenario.layer}`}>{scenario.layer}</span> : null}
@@ -45,14 +49,20 @@ function HeadMain({ session, scenario }: { session: Session; scenario: Catalogue
   );
 }
 
-/** The live indicator and the session's buttons (the script wires each data-action). */
+/** Whether the journal's live stream is connected (the script sets data-state and the text). */
+function LiveIndicator() {
+  return (
+    <span class="live" data-role="live" data-state="connecting">
+      <span class="dot" aria-hidden="true"></span>
+      <span data-role="live-text">connecting</span>
+    </span>
+  );
+}
+
+/** The session's buttons (the script wires each data-action). */
 function HeadActions() {
   return (
     <div class="head-actions">
-      <span class="live" data-role="live" data-state="connecting">
-        <span class="dot" aria-hidden="true"></span>
-        <span data-role="live-text">connecting</span>
-      </span>
       <div class="button-row">
         <button type="button" data-action="change-scenario">
           Change scenario
@@ -85,6 +95,21 @@ function Upstream({ upstream }: { upstream: NonNullable<Session["upstream"]> }) 
   );
 }
 
+/** "Try it": one tools/call of echo through the MCP URL, sent by the page's script, its answer shown below. */
+function TryIt() {
+  return (
+    <div class="try-it">
+      <div class="try-it-row">
+        <button type="button" data-action="try-it">
+          Try it: call <code>echo</code>
+        </button>
+        <span class="muted small-text">Sends one <code>tools/call</code> to the MCP URL, so you see what this scenario does before wiring up a client.</span>
+      </div>
+      <div data-role="try-it-result" aria-live="polite"></div>
+    </div>
+  );
+}
+
 function SessionHead({ session, scenario, mcpUrl }: { session: Session; scenario: CatalogueEntry | undefined; mcpUrl: string }) {
   return (
     <section class="panel session-head">
@@ -101,6 +126,7 @@ function SessionHead({ session, scenario, mcpUrl }: { session: Session; scenario
         <CopyButton text={mcpUrl} what="the MCP URL" />
       </div>
       {session.upstream ? <Upstream upstream={session.upstream} /> : null}
+      <TryIt />
     </section>
   );
 }

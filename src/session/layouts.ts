@@ -74,5 +74,9 @@ export const INDEX_LAYOUT: StorageLayout = {
       name: "the list of uploaded HARs, so FAULTLINE_MAX_UPLOADS can bound them",
       up: (sql) => void sql.exec("CREATE TABLE IF NOT EXISTS uploads (id TEXT PRIMARY KEY, created_at TEXT NOT NULL)"),
     },
+    {
+      name: "whether each listed session is proxied (1), so the dashboard's list marks it without waking every session (NULL: listed before)",
+      up: (sql) => addColumn(sql, "sessions", "proxied", "INTEGER"),
+    },
   ],
 };

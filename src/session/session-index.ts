@@ -7,6 +7,8 @@ export interface IndexEntry {
   id: string;
   scenario: string;
   createdAt: string;
+  /** Whether the session forwards to an upstream (proxy mode): fixed at creation. Absent: not known (listed before the column). */
+  proxied?: boolean;
 }
 
 /** The list of sessions, so they can be enumerated; each session's data lives in its own SessionObject. Also the audit log. */
@@ -21,7 +23,8 @@ export class SessionIndex extends DurableObject<Env> {
   }
 
   put(entry: IndexEntry): void {
-    this.sql.exec("INSERT OR REPLACE INTO sessions (id, scenario, created_at) VALUES (?, ?, ?)", entry.id, entry.scenario, entry.createdAt);
+    const proxied = entry.proxied === undefined ? null : entry.proxied ? 1 : 0;
+    this.sql.exec("INSERT OR REPLACE INTO sessions (id, scenario, created_at, proxied) VALUES (?, ?, ?, ?)", entry.id, entry.scenario, entry.createdAt, proxied);
   }
 
   /**
@@ -51,15 +54,15 @@ export class SessionIndex extends DurableObject<Env> {
   page(limit: number, after?: { createdAt: string; id: string }): { entries: IndexEntry[]; more: boolean } {
     const rows = (after
       ? this.sql.exec<Row>(
-          "SELECT id, scenario, created_at FROM sessions WHERE created_at < ? OR (created_at = ? AND id > ?) ORDER BY created_at DESC, id LIMIT ?",
+          "SELECT id, scenario, created_at, proxied FROM sessions WHERE created_at < ? OR (created_at = ? AND id > ?) ORDER BY created_at DESC, id LIMIT ?",
           after.createdAt,
           after.createdAt,
           after.id,
           limit + 1,
         )
-      : this.sql.exec<Row>("SELECT id, scenario, created_at FROM sessions ORDER BY created_at DESC, id LIMIT ?", limit + 1)
+      : this.sql.exec<Row>("SELECT id, scenario, created_at, proxied FROM sessions ORDER BY created_at DESC, id LIMIT ?", limit + 1)
     ).toArray();
-    const entries = rows.slice(0, limit).map((row) => ({ id: row.id, scenario: row.scenario, createdAt: row.created_at }));
+    const entries = rows.slice(0, limit).map((row) => ({ id: row.id, scenario: row.scenario, createdAt: row.created_at, ...(row.proxied === 1 ? { proxied: true } : {}) }));
     return { entries, more: rows.length > limit };
   }
 
@@ -101,4 +104,4 @@ export class SessionIndex extends DurableObject<Env> {
   }
 }
 
-type Row = { id: string; scenario: string; created_at: string };
+type Row = { id: string; scenario: string; created_at: string; proxied: number | null };

@@ -23,6 +23,8 @@ export interface ListedSession {
   scenario: string;
   createdAt: string;
   mcpUrl: string;
+  /** Present (true) when the session is in proxy mode. */
+  proxied?: boolean;
 }
 
 /** One page of the session list, newest first, each with its MCP URL; `nextCursor` when another page follows. */

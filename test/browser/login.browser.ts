@@ -93,6 +93,32 @@ test("a real form submit with the admin token reaches the dashboard, signed in a
   await screenshot(page, "login-signed-in");
 });
 
+test("the login page's token field is styled as the dashboard's fields and says where the token comes from, at 1,400 and 390 px", async () => {
+  const page = await newPage();
+  for (const viewport of [{ width: 1400, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    assert.equal((await page.goto(`${server.url}/`))?.status(), 401);
+    const look = await page.evaluate(() => {
+      const input = document.querySelector("#token") as HTMLInputElement;
+      const style = getComputedStyle(input);
+      const box = input.getBoundingClientRect();
+      const field = input.closest(".field")!.getBoundingClientRect();
+      const hint = document.getElementById(input.getAttribute("aria-describedby") ?? "");
+      return {
+        radius: parseFloat(style.borderTopLeftRadius) > 0,
+        padded: parseFloat(style.paddingLeft) >= 6,
+        fillsField: Math.abs(box.width - field.width) <= 1,
+        inView: box.left >= 0 && box.right <= window.innerWidth,
+        hint: hint?.textContent ?? "",
+      };
+    });
+    assert.deepEqual({ ...look, hint: undefined }, { radius: true, padded: true, fillsField: true, inView: true, hint: undefined }, `at ${viewport.width} px`);
+    assert.match(look.hint, /FAULTLINE_ADMIN_TOKEN.*FAULTLINE_VIEWER_TOKEN/);
+    assert.deepEqual(await axeViolations(page), [], `the login page at ${viewport.width} px`);
+    await screenshot(page, `login-${viewport.width}`);
+  }
+});
+
 test("a wrong token shows the login page again saying so, not raw JSON", async () => {
   const page = await newPage();
   const answer = await signIn(page, server.url, "not-the-token-0123456789");
@@ -139,6 +165,10 @@ test("behind a reverse proxy on the published origin: sign-in, a reset and an MC
   await page.click('[data-action="expire-mcp-sessions"]');
   assert.equal((await expired).status(), 200, "expiring the MCP sessions passes the same Origin rule");
   await page.locator("#toast", { hasText: "MCP sessions expired" }).waitFor();
+  // "Try it" posts to the session's capability MCP URL from the published origin: its Origin passes too.
+  await page.click('[data-action="try-it"]');
+  await page.locator("[data-role=try-it-entry]").waitFor();
+  assert.equal(await page.locator("[data-role=try-it-status]").textContent(), "HTTP 200");
 
   const [out] = await Promise.all([page.waitForNavigation(), page.click('form.account button[type="submit"]')]);
   assert.equal(out?.status(), 200);

@@ -119,3 +119,28 @@ test("a gap has no origin note when the journal linked the retry to another atte
   ]);
   assert.deepEqual(layout.gaps.map((g) => g.origin), [undefined, undefined]);
 });
+
+test("after an idle break the tick labels are all different, with as many decimals as the step needs", () => {
+  const layout = layoutTimeline([entry(1, 0, "HTTP_ERROR"), entry(2, 10, "TOOL_SUCCESS"), entry(3, 38_000, "TOOL_SUCCESS"), entry(4, 38_015, "TOOL_SUCCESS")], { width: 1200 });
+  const labels = layout.ticks.map((t) => t.label);
+  assert.ok(labels.some((l) => l.startsWith("38.")), labels.join(", "));
+  assert.equal(new Set(labels).size, labels.length, labels.join(", "));
+});
+
+test("no tick label sits on a break's label", () => {
+  const layout = layoutTimeline([entry(1, 0, "TOOL_SUCCESS"), entry(2, 150, "TOOL_SUCCESS"), entry(3, 38_000, "TOOL_SUCCESS"), entry(4, 38_150, "TOOL_SUCCESS")], { width: 500 });
+  const breakX = layout.breaks[0]?.x ?? 0;
+  assert.ok(layout.breaks.length === 1);
+  for (const tick of layout.ticks) assert.ok(Math.abs(tick.x - breakX) > 40, `tick "${tick.label}" at ${tick.x}px, the break's label at ${breakX}px`);
+});
+
+test("a connector joins a failure only to the next attempt at the same call, not to a different call of the same tool", () => {
+  const layout = layoutTimeline([
+    entry(1, 0, "HTTP_ERROR", { callDigest: "a" }),
+    entry(2, 20, "TOOL_SUCCESS", { callDigest: "a" }),
+    entry(3, 500, "HTTP_ERROR", { callDigest: "b" }),
+    entry(4, 38_500, "TOOL_SUCCESS", { callDigest: "c" }),
+    entry(5, 39_000, "TOOL_SUCCESS", { callDigest: "b" }),
+  ]);
+  assert.deepEqual(layout.gaps.map((g) => [g.from, g.to]), [[1, 2], [3, 5]]);
+});

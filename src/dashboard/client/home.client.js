@@ -1,11 +1,13 @@
 // Served as /assets/home.client.js. The entry of `/`: the new-session picker and the session list.
 import { $ } from "./dom.client.js";
 import { wireCommon } from "./common.client.js";
+import { fillChecksColumn } from "./home-checks.client.js";
 import { wirePicker } from "./picker.client.js";
 
 wireCommon();
 const form = $("#picker-create");
 if (form) wirePicker(form);
+void fillChecksColumn();
 
 // "/" jumps to the scenario search, as in most developer tools.
 document.addEventListener("keydown", (event) => {

@@ -8,6 +8,7 @@ import { journalRow, searchText } from "./journal.client.js";
 import { wirePicker } from "./picker.client.js";
 import { layoutTimeline } from "./timeline-layout.client.js";
 import { renderTimeline } from "./timeline.client.js";
+import { sendTryIt, showTryItAnswer, showTryItEntry } from "./try-it.client.js";
 
 /** Rows kept in the table and marks on the timeline; older entries stay in the exports. */
 const MAX_ENTRIES = 1000;
@@ -99,9 +100,31 @@ function applyFilter(row) {
 }
 filter.addEventListener("input", () => allRows().forEach(applyFilter));
 
+// ---- try it: the marker of the call in flight, matched against arriving entries ----
+
+const tryItResult = $("[data-role=try-it-result]", root);
+let tryItMarker;
+let tryItSeq;
+function noteTryIt(entry) {
+  if (!tryItMarker || !String(entry.request?.body?.text ?? "").includes(tryItMarker)) return;
+  tryItSeq = entry.seq;
+  showTryItEntry(tryItResult, entry.seq, (seq) => drawer.show(seq));
+}
+async function tryIt(button) {
+  button.disabled = true;
+  tryItMarker = `try-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  tryItSeq = undefined;
+  const answer = await sendTryIt($("#mcp-url", root).textContent, tryItMarker);
+  showTryItAnswer(tryItResult, answer);
+  // The entry may have arrived on the stream before the answer's body was read.
+  for (const entry of entries.values()) noteTryIt(entry);
+  button.disabled = false;
+}
+
 function add(entry) {
   if (!entry || typeof entry.seq !== "number" || entries.has(entry.seq)) return;
   entries.set(entry.seq, entry);
+  if (tryItSeq === undefined) noteTryIt(entry);
   const row = journalRow(entry);
   applyFilter(row);
   // Newest first: find the first row with a smaller seq (entries can arrive out of order after a reconnect).
@@ -152,6 +175,7 @@ root.addEventListener("click", async (event) => {
   if (action === "change-scenario") dialog.showModal();
   if (action === "close-dialog") dialog.close();
   if (action === "refresh-checks") refreshChecks();
+  if (action === "try-it") await tryIt(button);
   if (action === "reset") {
     const response = await api("POST", `${apiBase}/reset`);
     toast(response.ok ? "Counters and MCP sessions reset; checks start over" : (response.data?.error?.message ?? "Reset failed"), response.ok ? "info" : "error");

@@ -57,6 +57,21 @@ export function gapLabel(ms) {
   return `+${(ms / 60_000).toFixed(1)} min`;
 }
 
+/**
+ * A tick's label: its offset from the first exchange, with as many decimals as the tick step needs, so that ticks a
+ * step apart never read the same ("38.2 s", "38.4 s" after an idle break, not "38 s" twice).
+ */
+export function tickLabel(offset, step) {
+  if (offset === 0) return "0";
+  if (offset < 1000) return `${Math.round(offset)} ms`;
+  if (step >= 60_000) return `${(offset / 60_000).toFixed(step % 60_000 === 0 ? 0 : 1)} min`;
+  const decimals = step >= 1000 ? 0 : Math.max(0, Math.ceil(-Math.log10(step / 1000) - 1e-9));
+  return `${(offset / 1000).toFixed(decimals)} s`;
+}
+
+/** About how wide a 10.5 px axis label is drawn (a little more than its digits take), to keep labels apart. */
+const labelWidth = (text) => text.length * 6.4 + 4;
+
 function niceStep(msPerPx) {
   const target = msPerPx * 90;
   const power = 10 ** Math.floor(Math.log10(Math.max(target, 1)));
@@ -78,6 +93,13 @@ function layoutLanes(sorted, labelsAbove) {
   return { lanes: [...laneOf.values()], laneOf, laneHeight };
 }
 
+/** A break's label ("38 s idle") drops to a second row when it would touch the previous break's. */
+function breakMark(x, ms, previous) {
+  const label = `${gapLabel(ms).slice(1)} idle`;
+  const touches = previous && previous.level === 0 && x - previous.x < (labelWidth(label) + labelWidth(previous.label)) / 2;
+  return { x, ms, label, level: touches ? 1 : 0 };
+}
+
 /**
  * The time axis from `x0` over `plot` pixels: the x of each exchange's start (a step between starts is linear, at
  * least MIN_STEP pixels; an idle stretch over BREAK_MS is a break of BREAK_PX), the breaks, and the x of any instant.
@@ -96,7 +118,7 @@ function timeAxis(sorted, x0, plot) {
     const isBreak = ms > BREAK_MS;
     const dx = isBreak ? BREAK_PX : Math.max(ms * scale, MIN_STEP);
     xs.push(xs[i] + dx);
-    if (isBreak) breaks.push({ x: xs[i] + dx / 2, ms });
+    if (isBreak) breaks.push(breakMark(xs[i] + dx / 2, ms, breaks.at(-1)));
   });
 
   /** x of any instant: linear within a step, proportional inside a break, linear after the last start. */
@@ -114,15 +136,22 @@ function timeAxis(sorted, x0, plot) {
   return { x0, plot, steps, scale, xs, breaks, xAt };
 }
 
-/** The gap before each exchange that follows a failed one in its lane, labelled with the wait and flagged when too soon. */
+/**
+ * Which call an exchange made, within its lane: the journal's digest of the call's params (name and arguments, not
+ * _meta), so that a connector joins two attempts at the same call and never two different calls that share a tool.
+ * An entry without a digest (a truncated body) has only its lane to go by.
+ */
+const callOf = (entry) => `${laneKey(entry)}\u0000${entry.callDigest ?? ""}`;
+
+/** The gap before each exchange that follows a failed attempt at the same call, labelled with the wait and flagged when too soon. */
 function retryGaps(sorted, marks) {
   const gaps = [];
   const previous = new Map();
   const lastLabel = new Map();
   sorted.forEach((entry, i) => {
     const key = laneKey(entry);
-    const prior = previous.get(key);
-    previous.set(key, { entry, i });
+    const prior = previous.get(callOf(entry));
+    previous.set(callOf(entry), { entry, i });
     if (!prior || !failed(prior.entry)) return;
     const ms = Math.max(0, startOf(entry) - endOf(prior.entry));
     const outcome = prior.entry.verdict?.outcome;
@@ -142,8 +171,14 @@ function retryGaps(sorted, marks) {
   return gaps;
 }
 
-/** Ticks inside each unbroken stretch, at round offsets from the first exchange, at least 60 pixels apart. */
-function axisTicks(sorted, { x0, plot, steps, scale, xs, xAt }) {
+/** Whether a tick's label at `x` would touch a break's label on the same row. */
+const hitsBreak = (x, label, breaks) => breaks.some((b) => b.level === 0 && Math.abs(x - b.x) < (labelWidth(label) + labelWidth(b.label)) / 2);
+
+/**
+ * Ticks inside each unbroken stretch, at round offsets from the first exchange, at least 60 pixels apart and clear
+ * of the breaks' labels.
+ */
+function axisTicks(sorted, { x0, plot, steps, scale, xs, xAt, breaks }) {
   const ticks = [];
   if (scale <= 0 || sorted.length === 0) return ticks;
   const step = niceStep(1 / scale);
@@ -158,8 +193,9 @@ function axisTicks(sorted, { x0, plot, steps, scale, xs, xAt }) {
     const to = (i < steps.length ? startOf(sorted[i]) : Math.max(endOf(sorted[i]), edge)) - t0;
     for (let offset = Math.ceil(from / step) * step; offset <= to; offset += step) {
       const x = xAt(t0 + offset);
-      if (x - lastX < 60) continue;
-      ticks.push({ x, label: offset === 0 ? "0" : gapLabel(offset).slice(1) });
+      const label = tickLabel(offset, step);
+      if (x - lastX < 60 || hitsBreak(x, label, breaks)) continue;
+      ticks.push({ x, label });
       lastX = x;
     }
     segmentStart = i + 1;
@@ -193,9 +229,11 @@ export function layoutTimeline(entries, { width = 900, labelWidth = 150, labelsA
     time: entry.time,
   }));
   const right = Math.max(...marks.map((m) => m.xEnd), x0) + 24;
+  // A second row of break labels, when two breaks sit too close for one.
+  const axisHeight = axis.breaks.some((b) => b.level === 1) ? AXIS + 13 : AXIS;
   return {
     width: Math.max(width, Math.ceil(right)),
-    height: TOP + lanes.length * laneHeight + AXIS,
+    height: TOP + lanes.length * laneHeight + axisHeight,
     axisY: TOP + lanes.length * laneHeight,
     labelWidth,
     labelsAbove,

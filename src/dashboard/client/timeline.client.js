@@ -59,7 +59,7 @@ export function renderTimeline(container, entries, { onSelect, selected } = {}) 
     const zig = `M${gap.x - 3},${top} L${gap.x + 3},${top + 6} L${gap.x - 3},${top + 12}`;
     svg.append(
       s("path", { class: "break", d: `${zig} M${gap.x},${top + 14} V${bottom}` }),
-      s("text", { class: "break-label", x: gap.x, y: layout.axisY + 17, "text-anchor": "middle", text: `${duration(gap.ms)} idle` }),
+      s("text", { class: "break-label", x: gap.x, y: layout.axisY + (gap.level ? 30 : 17), "text-anchor": "middle", text: gap.label }),
     );
   }
   for (const mark of layout.marks) {
@@ -71,7 +71,7 @@ export function renderTimeline(container, entries, { onSelect, selected } = {}) 
     svg.append(
       s(
         "g",
-        { class: kind },
+        { class: kind, dataset: { from: gap.from, to: gap.to } },
         s("line", { x1: gap.x1, x2: gap.x2, y1: gap.y, y2: gap.y }),
         s("text", { class: "gap-label", x: (gap.x1 + gap.x2) / 2, y: labelY, "text-anchor": "middle", text: gap.label }),
         s("title", { text: gapTitle(gap) }),
