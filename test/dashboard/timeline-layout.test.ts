@@ -17,7 +17,7 @@ interface Layout {
   lanes: { key: string; top: number; height: number; y: number; labelY: number }[];
   marks: { seq: number; x: number; xEnd: number; y: number }[];
   gaps: Gap[];
-  breaks: { ms: number }[];
+  breaks: { x: number; ms: number; label: string; level: number }[];
   ticks: { x: number; label: string }[];
 }
 const { layoutTimeline, laneKey } = await importClient<{
