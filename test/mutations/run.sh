@@ -31,7 +31,8 @@ for patch in "${patches[@]}"; do
   fi
   git apply "$patch" && applied="$patch"
   # shellcheck disable=SC2086
-  if node --test --test-concurrency=2 $tests >/tmp/mutation-"$name".log 2>&1; then
+  # A test the mutation makes hang fails at the timeout instead of holding the run (a hang is no pass).
+  if node --test --test-concurrency=2 --test-timeout=300000 $tests >/tmp/mutation-"$name".log 2>&1; then
     echo "MUTATION $name: SURVIVED — $tests still pass with the rule broken ($(sed -n 's/^Breaks: //p' "$patch"))" >&2
     survived+=("$name")
   elif grep -q "No Chromium at" /tmp/mutation-"$name".log; then
