@@ -1,11 +1,11 @@
 // The dashboard defects of issue 28 (item 6), each measured in a real Chromium against the real server (`npm start`),
 // at 1,400 and 390 px where the defect is about width, plus the sessions table's checks column and proxied mark and
 // the session page's "Try it" button. Run alone: node --test test/browser/dashboard-fit.browser.ts
-import { after, afterEach, before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
-import { axeViolations, launchBrowser, openPage, screenshot, type Browser } from "./harness.ts";
+import { axeViolations, createSessionAt, launchBrowser, screenshot, usePages, type Browser } from "./harness.ts";
 
 const WIDE = { width: 1400, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -14,7 +14,6 @@ const LONG_TOOL = "summarise_the_quarterly_report";
 
 let server: NpmServer;
 let browser: Browser;
-let opened: Awaited<ReturnType<typeof openPage>>[] = [];
 
 before(async () => {
   // The browser first: without Chromium it throws before a server is started that no after hook could close.
@@ -25,28 +24,12 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-afterEach(async () => {
-  for (const { page, problems, dialogs } of opened) {
-    await page.close();
-    assert.deepEqual(problems, [], "no page errors and no CSP violations");
-    assert.deepEqual(dialogs, [], "no alert, confirm or prompt");
-  }
-  opened = [];
-});
 
-async function newPage(): Promise<Page> {
-  const handle = await openPage(browser.context);
-  opened.push(handle);
-  return handle.page;
-}
+const newPage = usePages(() => browser.context);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function createSession(body: Record<string, unknown>): Promise<{ id: string; mcpUrl: string }> {
-  const res = await fetch(`${server.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as { id: string; mcpUrl: string };
-}
+const createSession = (body: Record<string, unknown>) => createSessionAt(server.url, body);
 
 /** A 2026-07-28 tools/call of `tool` sent by hand; its HTTP status is whatever the scenario makes it. */
 async function toolsCall(mcpUrl: string, tool: string, text: string): Promise<number> {

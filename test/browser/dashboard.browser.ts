@@ -1,11 +1,11 @@
 // The dashboard in a real browser against the real server (`npm start`). Run with `npm run test:browser`;
 // not part of `npm test`. Screenshots go to test-results/screenshots/.
-import { after, afterEach, before, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Page } from "playwright-core";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
-import { axeViolations, launchBrowser, openPage, screenshot, type Browser } from "./harness.ts";
+import { axeViolations, createSessionAt, launchBrowser, screenshot, usePages, type Browser } from "./harness.ts";
 
 const IMG = "<img src=x onerror=window.__pwned=1>";
 const SCRIPT = "<script>window.__pwned=1</script>";
@@ -18,7 +18,6 @@ const PHONE = { width: 390, height: 844 };
 
 let server: NpmServer;
 let browser: Browser;
-let opened: Awaited<ReturnType<typeof openPage>>[] = [];
 
 before(async () => {
   // The browser first: without Chromium it throws before a server is started that no after hook could close.
@@ -29,28 +28,12 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-afterEach(async () => {
-  for (const { page, problems, dialogs } of opened) {
-    await page.close();
-    assert.deepEqual(problems, [], "no page errors and no CSP violations");
-    assert.deepEqual(dialogs, [], "no alert, confirm or prompt");
-  }
-  opened = [];
-});
 
-async function newPage(): Promise<Page> {
-  const handle = await openPage(browser.context);
-  opened.push(handle);
-  return handle.page;
-}
+const newPage = usePages(() => browser.context);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function createSession(body: Record<string, unknown>): Promise<{ id: string; mcpUrl: string }> {
-  const res = await fetch(`${server.url}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()) as { id: string; mcpUrl: string };
-}
+const createSession = (body: Record<string, unknown>) => createSessionAt(server.url, body);
 
 /** A 2026-07-28 tools/call sent by hand, so headers and clientInfo can carry anything. */
 async function rawToolsCall(mcpUrl: string, text: string, headers: Record<string, string>, clientName: string) {

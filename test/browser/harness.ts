@@ -4,6 +4,8 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
+import { afterEach } from "node:test";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -53,6 +55,34 @@ export async function openPage(context: BrowserContext) {
     void dialog.dismiss();
   });
   return { page, problems, dialogs };
+}
+
+/**
+ * Pages for a test file, each checked and closed after its test: no page errors, no CSP violations, no dialogs.
+ * Registers the afterEach hook; call it at the file's top level. `context` is read when a page is opened.
+ */
+export function usePages(context: () => BrowserContext): () => Promise<Page> {
+  let opened: Awaited<ReturnType<typeof openPage>>[] = [];
+  afterEach(async () => {
+    for (const { page, problems, dialogs } of opened) {
+      await page.close();
+      assert.deepEqual(problems, [], "no page errors and no CSP violations");
+      assert.deepEqual(dialogs, [], "no alert, confirm or prompt");
+    }
+    opened = [];
+  });
+  return async () => {
+    const handle = await openPage(context());
+    opened.push(handle);
+    return handle.page;
+  };
+}
+
+/** Creates a session through the API of the server at `origin`; anything but 201 fails the test with the answer. */
+export async function createSessionAt(origin: string, body: Record<string, unknown>): Promise<{ id: string; mcpUrl: string }> {
+  const res = await fetch(`${origin}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()) as { id: string; mcpUrl: string };
 }
 
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {

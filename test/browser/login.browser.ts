@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { Page } from "playwright-core";
 import { npmStart, type NpmServer } from "../helpers/npm-start.ts";
-import { axeViolations, launchBrowser, openPage, screenshot, type Browser } from "./harness.ts";
+import { axeViolations, launchBrowser, screenshot, usePages, type Browser } from "./harness.ts";
 
 const ADMIN = "admin-token-browser-0123456789";
 const VIEWER = "viewer-token-browser-0123456789";
@@ -16,7 +16,6 @@ let server: NpmServer;
 let browser: Browser;
 let proxy: Server;
 let publicUrl: string;
-let opened: Awaited<ReturnType<typeof openPage>>[] = [];
 
 /**
  * A reverse proxy as nginx's default `proxy_pass` is: it forwards every request to the server with the server's own
@@ -52,21 +51,10 @@ after(async () => {
   await server?.close();
   await new Promise((resolve) => proxy?.close(resolve));
 });
-afterEach(async () => {
-  for (const { page, problems, dialogs } of opened) {
-    await page.close();
-    assert.deepEqual(problems, [], "no page errors and no CSP violations");
-    assert.deepEqual(dialogs, [], "no alert, confirm or prompt");
-  }
-  opened = [];
-  await browser.context.clearCookies();
-});
+// Registered before the cookie reset below: the pages are checked and closed first, then the sign-in is forgotten.
+const newPage = usePages(() => browser.context);
+afterEach(() => browser.context.clearCookies());
 
-async function newPage(): Promise<Page> {
-  const handle = await openPage(browser.context);
-  opened.push(handle);
-  return handle.page;
-}
 
 /** Opens the dashboard at `base`, which answers with the login form, and submits `token` in it as a user would. */
 async function signIn(page: Page, base: string, token: string) {
