@@ -6,6 +6,7 @@ import type { JournalEntry, NewJournalEntry } from "../../src/journal/entry.ts";
 import { recordExchange } from "../../src/recording/recorder.ts";
 import type { RecordedExchange } from "../../src/recording/exchange.ts";
 import { Deadline } from "../../src/wire/deadline.ts";
+import { countedSseStream, until } from "../helpers/counted-stream.ts";
 
 // Issue 27, finding 2: the journal's and the recording's copies of a streamed answer are paced by the client's
 // reading. A source that could send 50 MB to a client that reads nothing is read at most BOUND bytes ahead, and what
@@ -22,21 +23,7 @@ const BOUND = 4 * CHUNK;
 /** A pull-based SSE source offering OFFER bytes, counting what was pulled from it, and whether it was cancelled. */
 function source() {
   const event = new TextEncoder().encode(`data: ${"x".repeat(CHUNK - 8)}\n\n`);
-  const state = { pulled: 0, cancelled: false };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (state.pulled >= OFFER) return controller.close();
-        state.pulled += event.byteLength;
-        controller.enqueue(event);
-      },
-      cancel() {
-        state.cancelled = true;
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { state, response: new Response(stream, { headers: { "content-type": "text/event-stream" } }) };
+  return countedSseStream(event, OFFER);
 }
 
 /** The answer to a request through the recorder and then the journal, as the session object chains them. */
@@ -59,10 +46,6 @@ function serve(response: Response, deadline?: Deadline) {
   return { sent, journal, recording };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await sleep(10);
-  assert.ok(check(), what);
-}
 
 test("a client that reads nothing for a while makes the journal and the recording pull at most 256 KiB of a 50 MB stream", async () => {
   const { state, response } = source();
@@ -76,7 +59,7 @@ test("a client that reads nothing for a while makes the journal and the recordin
   await sleep(100);
   assert.ok(state.pulled <= read + BOUND, `pulled ${state.pulled} bytes for a client that read ${read}`);
   await reader.cancel();
-  await until(() => journal.length === 1 && recording.length === 1, "the exchange was journalled and recorded once the client went away");
+  await until(() => journal.length === 1 && recording.length === 1, "the exchange was journalled and recorded once the client went away", 200);
   assert.ok(state.cancelled, "the source was cancelled when the client went away");
   const entry = journal[0]!;
   assert.equal(entry.response.body.bytes, read, "the journal counts the bytes the client was sent");
@@ -92,7 +75,7 @@ test("a client that never reads is cut after the response deadline, and the exch
   const { state, response } = source();
   const { sent, journal } = serve(response, new Deadline(Date.now(), 0.1));
   assert.ok(sent.body);
-  await until(() => journal.length === 1, "the exchange was journalled although the client read nothing");
+  await until(() => journal.length === 1, "the exchange was journalled although the client read nothing", 200);
   assert.ok(state.pulled <= BOUND, `pulled ${state.pulled} bytes`);
   assert.ok(state.cancelled, "the source was released");
   assert.equal(journal[0]!.response.cutByDeadline, true);
@@ -110,7 +93,7 @@ test("a client that reads everything gets the whole stream through both copies, 
   const { sent, journal, recording } = serve(new Response(body, { headers: { "content-type": "text/event-stream" } }));
   const text = await sent.text();
   assert.equal(text.length, event.byteLength * 5);
-  await until(() => journal.length === 1 && recording.length === 1, "journalled and recorded");
+  await until(() => journal.length === 1 && recording.length === 1, "journalled and recorded", 200);
   assert.equal(journal[0]!.response.body.bytes, event.byteLength * 5);
   assert.equal(journal[0]!.response.clientClosedAtMs, undefined);
   assert.equal(recording[0]!.response.body.text, text);

@@ -6,6 +6,7 @@ import type { Fault } from "../../src/faults/schema.ts";
 import { MAX_UPSTREAM_ANSWER_BYTES, upstreamAnswer } from "../../src/proxy/answer.ts";
 import { UpstreamTrace } from "../../src/proxy/journal.ts";
 import { Deadline } from "../../src/wire/deadline.ts";
+import { countedSseStream, until } from "../helpers/counted-stream.ts";
 
 // Issue 27, finding 2, on the alter path: a fault that changes an upstream's answer reads the upstream's stream
 // itself (src/proxy/answer.ts). An upstream that could send 50 MB of notifications before (or instead of) its answer
@@ -21,24 +22,8 @@ function upstream(options: { answers?: boolean; offer?: number } = {}) {
   const offer = options.offer ?? OFFER;
   const note = JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "" } });
   const event = new TextEncoder().encode(`data: ${note.replace('"data":""', `"data":"${"x".repeat(CHUNK - note.length - 8)}"`)}\n\n`);
-  const state = { pulled: 0, cancelled: false };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (state.pulled >= offer) {
-          if (options.answers) controller.enqueue(new TextEncoder().encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [] } })}\n\n`));
-          return controller.close();
-        }
-        state.pulled += event.byteLength;
-        controller.enqueue(event);
-      },
-      cancel() {
-        state.cancelled = true;
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return { state, response: new Response(stream, { headers: { "content-type": "text/event-stream" } }) };
+  const answer = new TextEncoder().encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [] } })}\n\n`);
+  return countedSseStream(event, offer, options.answers ? answer : undefined);
 }
 
 /** The fault interpreter on the upstream's answer, as proxy mode composes them (src/proxy/source.ts `reply`). */
@@ -60,10 +45,6 @@ async function alter(fault: Fault, response: Response, deadline = new Deadline(D
   return { answered, trace, deadline };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await sleep(10);
-  assert.ok(check(), what);
-}
 
 test("a fault that needs an upstream's whole answer (malformed.wrong_content_type) reads at most 4 MiB of a 50 MB stream, then says in the answer and the journal that it was cut", async () => {
   const { state, response } = upstream({ answers: true });
@@ -97,7 +78,7 @@ test("notifications passed on (streams.cut_before_response) to a client that rea
   await sleep(100);
   assert.ok(state.pulled <= read + AHEAD, `pulled ${state.pulled} bytes for a client that read ${read}`);
   await reader.cancel();
-  await until(() => state.cancelled, "the upstream's stream was cancelled once the client went away");
+  await until(() => state.cancelled, "the upstream's stream was cancelled once the client went away", 300);
   assert.ok(state.pulled <= read + AHEAD + CHUNK, `pulled ${state.pulled} bytes in all for a client that read ${read}`);
 });
 
