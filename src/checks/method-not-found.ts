@@ -10,11 +10,16 @@ export const MAX_REPEATS = 1;
 
 const refused = (x: Exchange): boolean => x.isRequest && x.method !== undefined && errorCode(x) === METHOD_NOT_FOUND;
 
-/** The first -32601 to each method, with every later request of that method. */
+/** The first -32601 to each method, with every later request of that method: one pass, whatever the methods. */
 function episodes(all: readonly Exchange[]): { first: Exchange; later: Exchange[] }[] {
-  const firsts = new Map<string, Exchange>();
-  for (const x of all) if (refused(x) && !firsts.has(x.method!)) firsts.set(x.method!, x);
-  return [...firsts.values()].map((first) => ({ first, later: all.filter((x) => x.index > first.index && x.isRequest && x.method === first.method) }));
+  const byMethod = new Map<string, { first: Exchange; later: Exchange[] }>();
+  for (const x of all) {
+    if (!x.isRequest || x.method === undefined) continue;
+    const episode = byMethod.get(x.method);
+    if (episode) episode.later.push(x);
+    else if (refused(x)) byMethod.set(x.method, { first: x, later: [] });
+  }
+  return [...byMethod.values()];
 }
 
 function judge({ first, later }: { first: Exchange; later: Exchange[] }): Observation {
