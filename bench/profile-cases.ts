@@ -1,5 +1,5 @@
 /**
- * CPU profiles per path: the bundle and config `npm run serve` last generated (.wrangler/serve), on a fresh state
+ * CPU profiles per path: the bundle and config `npm run serve` last generated (.wrangler/serve/<pid>), on a fresh state
  * folder, run by workerd with its inspector on, and each path loaded while the profiler samples.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -9,7 +9,12 @@ import { load, type Request } from "./load.ts";
 import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho } from "./mcp.ts";
 import { fillJournal } from "./journal-fill.ts";
 import { profileWhile, type Hotspots } from "./profile.ts";
-import { freePort, ROOT, startWorkerd, stopChild } from "./servers.ts";
+import { freePort, startWorkerd, stopChild } from "./servers.ts";
+import { lastServeBundle } from "../scripts/serve.ts";
+
+function fail(message: string): never {
+  throw new Error(message);
+}
 
 export interface PathProfile extends Hotspots {
   /** Requests per second while profiled (the profiler slows workerd: not comparable with the figures). */
@@ -17,7 +22,7 @@ export interface PathProfile extends Hotspots {
 }
 
 export async function profileCases(seconds: number, connections: number, journalEntries: number): Promise<Record<string, PathProfile>> {
-  const bundle = join(ROOT, ".wrangler", "serve");
+  const bundle = (await lastServeBundle()) ?? fail("no bundle of npm run serve under .wrangler/serve: run npm run serve (or npm run bench) first");
   const state = await mkdtemp(join(tmpdir(), "faultline-bench-profile-"));
   await mkdir(join(state, "v3", "do"), { recursive: true });
   // The last `npm run serve` config, on this state folder, with room for the growth case's journal.

@@ -4,7 +4,7 @@
  * FAULTLINE_PUBLIC_URL, and any of wrangler.toml's [vars] by name. See docs/serving.md.
  */
 import { spawn } from "node:child_process";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -15,7 +15,9 @@ import { baseUrl, loadProject, readyLine, refusedHost } from "./settings.ts";
 import { workerdConfig } from "./workerd-config.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const OUT_DIR = join(ROOT, ".wrangler", "serve");
+/** Where `npm run serve` builds: one folder per run (its pid), so that two runs at once never delete each other's. */
+export const SERVE_DIR = join(ROOT, ".wrangler", "serve");
+const OUT_DIR = join(SERVE_DIR, String(process.pid));
 /** After SIGTERM or SIGINT, how long workerd may drain before it is killed (the promise is "within 10 s"). */
 const DRAIN_MS = 8_000;
 
@@ -52,6 +54,37 @@ export async function build(outDir = OUT_DIR): Promise<string[]> {
   return [entry, ...files.filter((f) => f !== entry)];
 }
 
+/** Whether a process of this pid is running (a signal 0 probe). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes what SERVE_DIR holds of runs that have ended (and the single folder of the layout before per-run ones). */
+async function pruneEndedRuns(): Promise<void> {
+  const names = await readdir(SERVE_DIR).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(name);
+    if (!(Number.isInteger(pid) && pid > 0 && running(pid))) await rm(join(SERVE_DIR, name), { recursive: true, force: true });
+  }
+}
+
+/** The folder of the newest run's bundle and config, for a bench that serves the same bundle itself; undefined before any. */
+export async function lastServeBundle(): Promise<string | undefined> {
+  const names = await readdir(SERVE_DIR).catch(() => [] as string[]);
+  let newest: { dir: string; at: number } | undefined;
+  for (const name of names) {
+    const dir = join(SERVE_DIR, name);
+    const at = await stat(join(dir, "config.capnp")).then((s) => s.mtimeMs, () => undefined);
+    if (at !== undefined && (newest === undefined || at > newest.at)) newest = { dir, at };
+  }
+  return newest?.dir;
+}
+
 async function main() {
   let project;
   try {
@@ -63,6 +96,7 @@ async function main() {
   const refused = refusedHost(settings.host, secrets) ?? weakToken(secrets);
   if (refused) fail(refused);
   ownerOnlyState(settings.stateDir);
+  await pruneEndedRuns();
   await serveBundle("npm run serve", OUT_DIR, project, await build());
 }
 
