@@ -128,7 +128,7 @@ const UNDO: Record<string, readonly (string | undefined)[]> = {
     "ALTER TABLE oauth_clients DROP COLUMN used_at",
     "DROP INDEX tasks_by_created; DROP TABLE tasks",
   ],
-  SessionIndex: [undefined, "DROP TABLE audit", "DROP TABLE uploads"],
+  SessionIndex: [undefined, "DROP TABLE audit", "DROP TABLE uploads", "ALTER TABLE sessions DROP COLUMN proxied"],
 };
 
 /** Turns an object of the current format into what the release of `format` left (a class with fewer formats: its last older one). */
