@@ -8,6 +8,7 @@ import { JSON_HEADERS, jsonResponse } from "../wire/response.ts";
 import { sleep } from "../base/sleep.ts";
 import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
 import { sessionExpiredResponse } from "./session-expired.ts";
+import { intermediaryPageResponse } from "./intermediary-pages.ts";
 
 type Message = Record<string, unknown>;
 
@@ -152,6 +153,8 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       );
     case "progress":
       return withAnswer(input, (answered) => longRunning(fault, input.progressToken, answered));
+    case "idle_cut":
+      return idleCut(fault, input);
     case "hang":
       return streamed({ ...input, headers: input.headers ?? {} }, async (out) => {
         const until = Date.now() + fault.ms;
@@ -191,6 +194,34 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
     case "bad_result":
       return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptResult(fault.variant, m)) }));
   }
+}
+
+/**
+ * An `idle_cut` fault: an intermediary (a CDN edge, a reverse proxy, a load balancer) waits at most `ms` for the server
+ * behind it, which is silent for `workMs` (or its own time, when longer) before its answer. The server is asked at
+ * once, so its handler runs (or the upstream is called) whatever the intermediary then does: an answer within the
+ * window goes out as it is; past it the client gets the intermediary's error page and the server's answer goes
+ * nowhere. A window past the response deadline ends at the deadline, like any other response.
+ */
+async function idleCut(fault: Extract<Fault, { kind: "idle_cut" }>, input: PerformInput): Promise<Response> {
+  const started = Date.now();
+  const ready = (async () => {
+    const answered = await ask(input);
+    return answered instanceof Response ? answered : { answered, message: await answered.answer(undefined) };
+  })();
+  const behind = ready.then(async (r) => {
+    await sleep(Math.max(0, fault.workMs - (Date.now() - started)));
+    return r;
+  });
+  const idle = sleep(Math.min(fault.ms, input.deadline.remainingMs())).then(() => undefined);
+  const first = await Promise.race([behind, idle]);
+  if (first instanceof Response) return first;
+  if (first) return first.message ? deliver({ ...first.answered, answer: async () => first.message }) : accepted();
+  // The server behind goes on (its effects happen all the same); the client hears only from the intermediary.
+  input.waitUntil(ready.catch(() => undefined));
+  if (input.deadline.remainingMs() > 0) return intermediaryPageResponse(fault.page, fault.status);
+  input.deadline.cut = true;
+  return new Response(null, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...input.headers } });
 }
 
 /** A `progress` fault: the call runs long on an SSE stream (runLong), then the source's answer follows. */

@@ -20,6 +20,8 @@ const SAMPLES: FaultInput[] = [
   { kind: "delay", ms: 0 },
   { kind: "stall_stream", ms: 0 },
   { kind: "progress", ms: 0, intervalMs: 10 },
+  { kind: "idle_cut", ms: 50, workMs: 0 },
+  { kind: "idle_cut", ms: 0, workMs: 50 },
   { kind: "drip", chunkBytes: 4096, intervalMs: 1 },
   { kind: "hang", ms: 0, keepAliveMs: 10 },
   { kind: "cut_stream" },
