@@ -34,7 +34,7 @@ export default selectiveScenario({
     workMs: z.number().int().min(0).max(600_000).optional().describe("How long the server behind stays silent before its answer; default idleMs + 5000, so the cut comes. Below idleMs, no cut"),
   },
   judging: {
-    checks: ["timeout-client-bounded", "timeout-cancelled", "http-retry-backoff", "http-retry-bounded", "non-idempotent-not-replayed"],
+    checks: ["timeout-client-bounded", "http-retry-backoff", "http-retry-bounded", "non-idempotent-not-replayed"],
     cannotTell: "that a client left during the idle window: the server learns of a leave only when it next writes, so a client that gave up reads as one that waited for the page",
   },
   example: { preset: "nginx_504", idleMs: 2_000, workMs: 4_000 },

@@ -168,3 +168,20 @@ for (const [name, connect] of [["SDK v1 (2025-11-25)", v1], ["SDK v2 (2026-07-28
     assert.equal(check(checks, "non-idempotent-not-replayed").status, "pass");
   });
 }
+
+for (const [params, path] of [
+  [{ preset: "haproxy_503" }, "params.preset"],
+  [{ idleMs: 600_001 }, "params.idleMs"],
+  [{ workMs: -1 }, "params.workMs"],
+] as const) {
+  test(`a session with bad ${path} is refused with 400 naming the field`, async () => {
+    const res = await fetch(`${server.url}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ scenario: "intermediary.proxy", params }),
+    });
+    assert.equal(res.status, 400);
+    const body = (await res.json()) as { error: { issues: { path: string }[] } };
+    assert.deepEqual(body.error.issues.map((i) => i.path), [path]);
+  });
+}
