@@ -28,4 +28,17 @@ export default cases("intermediary.proxy", [
     params: { preset: "alb_504" },
     steps: [{ fault: { kind: "idle_cut", ms: 5_000, workMs: 10_000, status: 504, page: "alb" } }],
   },
+  {
+    name: "headers_withheld holds the headers for workMs (default idleMs + 5 s); the idle window does not apply",
+    params: { preset: "headers_withheld", idleMs: 100 },
+    steps: [{ fault: { kind: "buffered", hold: "headers", ms: 5_100, intervalMs: 1_000 } }],
+  },
+  {
+    name: "sse_buffered holds the events of a stream that runs workMs, with its notifications every intervalMs",
+    params: { preset: "sse_buffered", workMs: 800, intervalMs: 200, methods: ["tools/call", "resources/read"] },
+    steps: [
+      { request: method("resources/read"), fault: { kind: "buffered", hold: "events", ms: 800, intervalMs: 200 } },
+      { request: method("tools/list"), fault: undefined },
+    ],
+  },
 ]);
