@@ -44,3 +44,17 @@ test("an idle window within the deadline sends the page, which tells nothing of 
   const bounded = await boundedCheck(id);
   assert.equal(bounded.status, "info", bounded.message);
 });
+
+for (const preset of ["headers_withheld", "sse_buffered"] as const) {
+  test(`${preset} held past the response deadline ends at the deadline, and a client that waited for it fails timeout-client-bounded`, async () => {
+    const { id, mcpUrl } = await createSession({ url: server.url }, "intermediary.proxy", { preset, workMs: 30_000, intervalMs: 100 });
+    const res = await postModern(mcpUrl, 1, "tools/call", ECHO, { meta: { progressToken: "p" } });
+    assert.equal(res.status, 200);
+    assert.doesNotMatch(await res.text(), /"result"/, "nothing of the answer: the deadline came first");
+    const [entry] = await journalOf(server.url, id, 1);
+    assert.equal(entry?.response.cutByDeadline, true);
+    const bounded = await boundedCheck(id);
+    assert.equal(bounded.status, "fail", bounded.message);
+    assert.match(bounded.message, /intermediary's buffering of 30000 ms.*response deadline cut it/);
+  });
+}
