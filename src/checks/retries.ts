@@ -3,11 +3,8 @@ import { TIMING, TRANSIENT_HTTP_STATUSES } from "../wire/facts.ts";
 import { type Check, type Observation, observe, type RetrySeen, summarize, withRetry } from "./check.ts";
 import { type Exchange, gapMs, label, nextByKey, retrySeen, sameCallKey } from "./exchange.ts";
 
-/**
- * Statuses a client may retry after a wait: the classifier's transient set, from the wire facts, and Cloudflare's 524
- * (its edge gave up on a slow origin), which the classifier retries as it does any 5xx but 501 and 505.
- */
-export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([...TRANSIENT_HTTP_STATUSES, 524]);
+/** Statuses a client may retry after a wait: the classifier's transient set, from the wire facts. */
+export const TRANSIENT_STATUSES: ReadonlySet<number> = new Set(TRANSIENT_HTTP_STATUSES);
 /** A retry sooner than this after a failure without Retry-After has no backoff at all (the dashboard draws the same). */
 export const NO_BACKOFF_MS = TIMING.noBackoffMs;
 /** More retries of one call in a row than this is a retry storm. */
