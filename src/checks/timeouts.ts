@@ -28,7 +28,7 @@ function timeoutFault(x: Exchange): { kind: string; ms?: number } | undefined {
   return { kind: fault.kind, ...(typeof ms === "number" ? { ms } : {}) };
 }
 
-const FAULT_NAMES: Readonly<Record<string, string>> = { delay: "stall before the headers", stall_stream: "silent stream", drip: "drip", hang: "stream that never answers", idle_cut: "intermediary's idle window", buffered: "intermediary's buffering" };
+const FAULT_NAMES: Readonly<Record<string, string>> = { delay: "stall before the headers", stall_stream: "silent stream", drip: "drip", hang: "stream that never answers", idle_cut: "proxy's idle window", buffered: "proxy's buffering" };
 const faultName = (f: { kind: string; ms?: number }) => `${f.ms !== undefined ? "a" : "the"} ${FAULT_NAMES[f.kind] ?? f.kind}${f.ms !== undefined ? ` of ${f.ms} ms` : ""}`;
 
 /** timeout-client-bounded: the client ended a held-back exchange itself, not at the server's deadline. */

@@ -33,7 +33,7 @@ test("an idle window past the response deadline ends at the deadline, and a clie
   assert.equal(entry?.response.cutByDeadline, true);
   const bounded = await boundedCheck(id);
   assert.equal(bounded.status, "fail", bounded.message);
-  assert.match(bounded.message, /intermediary's idle window of 30000 ms.*response deadline cut it/);
+  assert.match(bounded.message, /proxy's idle window of 30000 ms.*response deadline cut it/);
 });
 
 test("an idle window within the deadline sends the page, which tells nothing of the client's own timeout: timeout-client-bounded is info", async () => {
@@ -55,6 +55,6 @@ for (const preset of ["headers_withheld", "sse_buffered"] as const) {
     assert.equal(entry?.response.cutByDeadline, true);
     const bounded = await boundedCheck(id);
     assert.equal(bounded.status, "fail", bounded.message);
-    assert.match(bounded.message, /intermediary's buffering of 30000 ms.*response deadline cut it/);
+    assert.match(bounded.message, /proxy's buffering of 30000 ms.*response deadline cut it/);
   });
 }
