@@ -104,3 +104,24 @@ test("a proxied call cut while the upstream is still working reads as possibly r
   assert.equal(replay?.status, "fail", JSON.stringify(replay));
   assert.match(replay?.message ?? "", /may have run the tool/);
 });
+
+test("sse_buffered in front of an upstream holds the upstream's own notifications and answer, and delivers them in one burst", async (t) => {
+  const streaming = await startUpstream({ responseMode: "sse" });
+  t.after(() => streaming.close());
+  const { status, json } = await createProxied(server.url, {
+    scenario: "intermediary.proxy",
+    params: { preset: "sse_buffered", workMs: 300, intervalMs: 100 },
+    upstream: streaming.url,
+  });
+  assert.equal(status, 201, JSON.stringify(json));
+  const res = await call(json.mcpUrl, 1, "report", { steps: 3 });
+  assert.equal(res.status, 200);
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const { value } = await reader.read();
+  await reader.cancel().catch(() => undefined);
+  const first = new TextDecoder().decode(value);
+  assert.equal((first.match(/step \d of 3/g) ?? []).length, 3, first);
+  assert.match(first, /3 steps done/, "the answer came in the same read as the held notifications");
+  const [entry] = await journalWhen(server.url, json.id, (all) => all.length === 1);
+  assert.equal(entry?.proxied?.mode, "alter");
+});
