@@ -3,10 +3,12 @@ import assert from "node:assert/strict";
 import type { Check } from "../../src/checks/index.ts";
 import { type Exchange, timeline } from "../../src/checks/exchange.ts";
 import { catalogChangeChecks } from "../../src/checks/catalog-change.ts";
+import { badAnswerChecks } from "../../src/checks/bad-answer.ts";
 import { cursorChecks } from "../../src/checks/cursor.ts";
 import { elicitationChecks } from "../../src/checks/elicitation.ts";
 import { methodNotFoundChecks } from "../../src/checks/method-not-found.ts";
 import { progressChecks } from "../../src/checks/progress.ts";
+import { reinitializeChecks } from "../../src/checks/reinitialize.ts";
 import { sessionIdRefusalChecks } from "../../src/checks/session-id-refusal.ts";
 import { timeoutChecks } from "../../src/checks/timeouts.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
@@ -74,6 +76,16 @@ const JOURNALS: Record<string, { family: (all: readonly Exchange[]) => Check[]; 
         durationMs: 2_000,
       }),
   },
+  "session-reinitialized": {
+    family: reinitializeChecks,
+    id: "session-reinitialized",
+    entry: (i) => call(i + 1, i * 10, "echo", { text: "hi" }, { ...legacy(i), status: 404, error: { code: -32001, message: "Session not found" } }),
+  },
+  "bad-answer-handled": {
+    family: badAnswerChecks,
+    id: "bad-answer-handled",
+    entry: (i) => call(i + 1, i * 10, `tool_${i}`, {}, { ...legacy(0), body: "{not json", responseHeaders: { "content-type": "application/json" }, fault: { kind: "malformed", variant: "invalid_json" } }),
+  },
   "timeout-cancelled": {
     family: timeoutChecks,
     id: "timeout-cancelled",
@@ -92,7 +104,9 @@ function work(journal: (typeof JOURNALS)[string], n: number): { reads: number; c
   const counted = timeline(Array.from({ length: n }, (_, i) => journal.entry(i, n))).map(
     (x) => new Proxy(x, { get: (target, key, receiver) => (reads++, Reflect.get(target, key, receiver)) }),
   );
-  const checks = journal.family(counted);
+  // The array too: a copy or a scan of it (slice, indexOf) reads every element.
+  const array = new Proxy(counted, { get: (target, key, receiver) => (typeof key === "string" && /^\d+$/.test(key) && reads++, Reflect.get(target, key, receiver)) });
+  const checks = journal.family(array);
   return { reads, checks };
 }
 
