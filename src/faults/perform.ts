@@ -1,4 +1,4 @@
-import type { BodyKind, Fault } from "./schema.ts";
+import type { BadResultVariant, BodyKind, Fault } from "./schema.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { ErrorCode, errorMessage, injectedErrorMessage, type RequestId } from "../wire/jsonrpc.ts";
 import { withResultType, withServerInfo } from "../wire/result-shape.ts";
@@ -334,7 +334,7 @@ function corruptEnvelope(variant: "wrong_id" | "result_and_error" | "no_jsonrpc"
 }
 
 /** Corrupts a result; an error response has none, so it is left alone. */
-function corruptResult(variant: "content_not_array" | "unknown_result_type" | "missing_result_type", message: Message): Message {
+function corruptResult(variant: BadResultVariant, message: Message): Message {
   if (!message.result) return message;
   const result = message.result as Message;
   switch (variant) {
@@ -346,5 +346,18 @@ function corruptResult(variant: "content_not_array" | "unknown_result_type" | "m
       const { resultType: _dropped, ...rest } = result;
       return { ...message, result: rest };
     }
+    case "structured_mismatch":
+      return { ...message, result: { ...result, structuredContent: MISMATCHED_STRUCTURE } };
+    case "structured_missing": {
+      const { structuredContent: _dropped, ...rest } = result;
+      return { ...message, result: rest };
+    }
+    case "error_with_structured":
+      return { ...message, result: { ...result, content: [{ type: "text", text: ERROR_WITH_STRUCTURE.error.message }], structuredContent: ERROR_WITH_STRUCTURE, isError: true } };
   }
 }
+
+/** structuredContent with none of a tool's declared properties and one it never has: it conforms to no outputSchema that requires a property or forbids extra ones. */
+const MISMATCHED_STRUCTURE = { faultline: "structuredContent that does not match the tool's outputSchema (injected by Faultline)" };
+/** The error object a server puts in structuredContent beside isError: true, in place of the tool's declared output. */
+const ERROR_WITH_STRUCTURE = { error: { code: "UPSTREAM_UNAVAILABLE", message: "The tool failed after it ran: the upstream did not confirm (injected by Faultline)." } };

@@ -32,6 +32,14 @@ export const SessionExpiredVariantSchema = z
 export type SessionExpiredVariant = z.infer<typeof SessionExpiredVariantSchema>;
 
 /**
+ * How a `bad_result` fault spoils a result. The structured ones concern a tool that declares an outputSchema:
+ * structured_mismatch swaps structuredContent for an object that does not conform, structured_missing drops it, and
+ * error_with_structured turns the result into isError: true with a non-conforming error object as structuredContent.
+ */
+export const BadResultVariantSchema = z.enum(["content_not_array", "unknown_result_type", "missing_result_type", "structured_mismatch", "structured_missing", "error_with_structured"]);
+export type BadResultVariant = z.infer<typeof BadResultVariantSchema>;
+
+/**
  * Every fault the interpreter can perform. Scenarios decide which one applies; src/faults/perform.ts performs it.
  * The same schema validates the `fault` of each rule in the `script` scenario.
  */
@@ -80,7 +88,7 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("malformed"), variant: z.enum(["invalid_json", "truncated_json", "wrong_content_type", "html_page"]) }),
   z.object({ kind: z.literal("envelope"), variant: z.enum(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"]) }),
-  z.object({ kind: z.literal("bad_result"), variant: z.enum(["content_not_array", "unknown_result_type", "missing_result_type"]) }),
+  z.object({ kind: z.literal("bad_result"), variant: BadResultVariantSchema }),
   z.object({
     kind: z.literal("unauthorized"),
     scope: challengeScope().optional(),
