@@ -27,6 +27,7 @@ const SAMPLES: FaultInput[] = [
   ...(["invalid_json", "truncated_json", "wrong_content_type", "html_page"] as const).map((variant) => ({ kind: "malformed" as const, variant })),
   ...(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"] as const).map((variant) => ({ kind: "envelope" as const, variant })),
   ...BadResultVariantSchema.options.map((variant) => ({ kind: "bad_result" as const, variant })),
+  ...(["text_mb", "many_blocks", "large_image"] as const).map((variant) => ({ kind: "oversized" as const, variant, bytes: 1024, blocks: 2 })),
   { kind: "unauthorized" },
   { kind: "insufficient_scope" },
   { kind: "rate_limited" },
