@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { schemaMismatch } from "../../src/classify/json-schema.ts";
+import { schemaMismatch } from "../../src/classify/index.ts";
 
 // The classifier's outputSchema check (src/classify/json-schema.ts): the keywords it reads, and its bounds.
 
