@@ -5,8 +5,12 @@ import { type Exchange, gapMs, label, nextByKey, resultOf, retrySeen, sameCall, 
 
 type Find = (x: Exchange) => Exchange | undefined;
 
-/** A tools/call answered with a tool execution error (isError: true), injected or the tool's own. */
-const isToolError = (x: Exchange): boolean => x.isRequest && x.method === "tools/call" && resultOf(x)?.isError === true;
+/**
+ * A tools/call answered with a tool execution error (isError: true), injected or the tool's own: from the reply, or,
+ * when the journal cut a long body, from the classifier's verdict (it read the whole body).
+ */
+const isToolError = (x: Exchange): boolean =>
+  x.isRequest && x.method === "tools/call" && (resultOf(x)?.isError === true || x.entry.verdict?.outcome === "TOOL_ERROR");
 
 /** The key every request shares: nextByKey with it finds the next request of any method. */
 const anyRequest = (x: Exchange): string | undefined => (x.isRequest ? "request" : undefined);

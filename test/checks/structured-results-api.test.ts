@@ -205,3 +205,25 @@ test("errors.tool_error is judged by tool-error-next-step too: an identical repe
   await callModern(mcpUrl, 2, ORDER);
   assert.equal(check(await checksOf(id, 2), "tool-error-next-step").status, "fail");
 });
+
+test("an isError result longer than the journal keeps is still judged: the classifier's verdict says TOOL_ERROR, and the identical repeat fails", async () => {
+  const { id, mcpUrl } = await createSession(server, "errors.tool_error", { tools: ["place_order"], nth: 1, text: "Payment declined. ".repeat(5_000) });
+  await callModern(mcpUrl, 1, ORDER);
+  await callModern(mcpUrl, 2, ORDER);
+  const entries = await journalWithCalls(id, 2);
+  const first = entries.filter((e) => e.rpc.method === "tools/call").sort((a, b) => a.seq - b.seq)[0]!;
+  assert.equal(first.response.body.truncated, true, "the journal cut the error's body");
+  assert.equal(first.verdict?.outcome, "TOOL_ERROR");
+  assert.equal(check(await checksOf(id, 2), "tool-error-next-step").status, "fail");
+});
+
+test("the SDK v1 client gets an injected tool error on place_order and moves on to echo: tool-error-next-step passes at 2025-11-25", async (t) => {
+  const { id, mcpUrl } = await createSession(server, "errors.tool_error", { tools: ["place_order"], nth: 1, text: "Payment declined" });
+  const client = await v1(t, mcpUrl);
+  const result = await client.callTool(ORDER);
+  assert.equal(result.isError, true);
+  await client.callTool(ECHO);
+  const found = check(await checksOf(id, 2), "tool-error-next-step");
+  assert.equal(found.status, "pass");
+  assert.match(found.message, /did not call place_order again and moved on to tools\/call echo/);
+});
