@@ -8,7 +8,7 @@ import type { Check } from "../../src/checks/index.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
 import { proxyRefusal } from "../../src/proxy/support.ts";
 import { findScenario } from "../../scenarios/index.ts";
-import { createSession, legacySession, postModern, useServer } from "../helpers/server.ts";
+import { createSession, legacySession, postModern, startServer, useServer } from "../helpers/server.ts";
 
 // results.structured_mismatch on the real server, judged by GET /api/sessions/{id}/checks: what the official SDK
 // clients do with structuredContent that breaks the tool's outputSchema (v1 at 2025-11-25, v2 at 2026-07-28), and
@@ -206,15 +206,23 @@ test("errors.tool_error is judged by tool-error-next-step too: an identical repe
   assert.equal(check(await checksOf(id, 2), "tool-error-next-step").status, "fail");
 });
 
-test("an isError result longer than the journal keeps is still judged: the classifier's verdict says TOOL_ERROR, and the identical repeat fails", async () => {
-  const { id, mcpUrl } = await createSession(server, "errors.tool_error", { tools: ["place_order"], nth: 1, text: "Payment declined. ".repeat(5_000) });
+test("an isError result longer than the journal keeps is still judged: the classifier's verdict says TOOL_ERROR, and the identical repeat fails", async (t) => {
+  // A server of its own whose journal keeps 1 KiB of each body, so a 4 KB error text is cut.
+  const small = await startServer({ JOURNAL_BODY_CAP: "1024" });
+  t.after(() => small.close());
+  const { id, mcpUrl } = await createSession(small, "errors.tool_error", { tools: ["place_order"], nth: 1, text: "Payment declined. ".repeat(250) });
   await callModern(mcpUrl, 1, ORDER);
   await callModern(mcpUrl, 2, ORDER);
-  const entries = await journalWithCalls(id, 2);
-  const first = entries.filter((e) => e.rpc.method === "tools/call").sort((a, b) => a.seq - b.seq)[0]!;
+  let entries: JournalEntry[] = [];
+  for (let tries = 0; tries < 200 && entries.length < 2; tries++) {
+    entries = ((await (await fetch(`${small.url}/api/sessions/${id}/journal`)).json()) as { entries: JournalEntry[] }).entries.filter((e) => e.rpc.method === "tools/call");
+    await sleep(50);
+  }
+  const first = entries.sort((a, b) => a.seq - b.seq)[0]!;
   assert.equal(first.response.body.truncated, true, "the journal cut the error's body");
   assert.equal(first.verdict?.outcome, "TOOL_ERROR");
-  assert.equal(check(await checksOf(id, 2), "tool-error-next-step").status, "fail");
+  const { checks } = (await (await fetch(`${small.url}/api/sessions/${id}/checks`)).json()) as { checks: Check[] };
+  assert.equal(check(checks, "tool-error-next-step").status, "fail");
 });
 
 test("the SDK v1 client gets an injected tool error on place_order and moves on to echo: tool-error-next-step passes at 2025-11-25", async (t) => {
