@@ -3,8 +3,8 @@ import type { ToolAnnotations } from "../mcp/tool.ts";
 import { type Check, type Observation, observe, summarize, withRetry } from "./check.ts";
 import { answerOf, type Exchange, label, nextByKey, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
 
-/** The fault kinds that spoil an answer the client must read: unparseable bodies, broken envelopes, invalid results. */
-export const BAD_ANSWER_FAULTS: ReadonlySet<string> = new Set(["malformed", "envelope", "bad_result"]);
+/** The fault kinds that spoil an answer the client must read: unparseable bodies, broken envelopes, invalid results, results megabytes long. */
+export const BAD_ANSWER_FAULTS: ReadonlySet<string> = new Set(["malformed", "envelope", "bad_result", "oversized"]);
 /** More identical resends of one call after bad answers than this is a loop. */
 export const MAX_RESENDS = 3;
 
