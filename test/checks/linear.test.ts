@@ -11,6 +11,7 @@ import { progressChecks } from "../../src/checks/progress.ts";
 import { reinitializeChecks } from "../../src/checks/reinitialize.ts";
 import { sessionIdRefusalChecks } from "../../src/checks/session-id-refusal.ts";
 import { timeoutChecks } from "../../src/checks/timeouts.ts";
+import { toolErrorChecks } from "../../src/checks/tool-error.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
 import { call, entry } from "./entries.ts";
 
@@ -85,6 +86,11 @@ const JOURNALS: Record<string, { family: (all: readonly Exchange[]) => Check[]; 
     family: badAnswerChecks,
     id: "bad-answer-handled",
     entry: (i) => call(i + 1, i * 10, `tool_${i}`, {}, { ...legacy(0), body: "{not json", responseHeaders: { "content-type": "application/json" }, fault: { kind: "malformed", variant: "invalid_json" } }),
+  },
+  "tool-error-next-step": {
+    family: toolErrorChecks,
+    id: "tool-error-next-step",
+    entry: (i) => call(i + 1, i * 10, `tool_${i}`, {}, { result: { content: [{ type: "text", text: "failed" }], isError: true } }),
   },
   "timeout-cancelled": {
     family: timeoutChecks,
