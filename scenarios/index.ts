@@ -42,6 +42,8 @@ import replay from "./replay.ts";
 import facetUnavailable from "./catalog/facet-unavailable.ts";
 import catalogPagination from "./catalog/pagination.ts";
 import longRunning from "./progress/long-running.ts";
+import structuredMismatch from "./results/structured-mismatch.ts";
+import oversized from "./results/oversized.ts";
 import intermediaryProxy from "./intermediary/proxy.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
@@ -53,7 +55,8 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   statusPerMethod, stallBeforeHeaders, stallMidStream, slowDrip, neverComplete, cutBeforeResponse, cutWithResume,
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
-  conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning, intermediaryProxy,
+  conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
+  structuredMismatch, oversized, intermediaryProxy,
 ];
 
 /** Params every scenario accepts besides its own. */
