@@ -44,6 +44,7 @@ import catalogPagination from "./catalog/pagination.ts";
 import longRunning from "./progress/long-running.ts";
 import structuredMismatch from "./results/structured-mismatch.ts";
 import oversized from "./results/oversized.ts";
+import intermediaryProxy from "./intermediary/proxy.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
 import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
@@ -55,7 +56,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
-  structuredMismatch, oversized,
+  structuredMismatch, oversized, intermediaryProxy,
 ];
 
 /** Params every scenario accepts besides its own. */

@@ -8,8 +8,11 @@ import { type CancelFinder, cancelFinder, type Exchange, label } from "./exchang
  * a client that waited until the server's response deadline cut the answer (`response.cutByDeadline`) had none.
  */
 
-/** The faults that hold an answer back: a stall before the headers, a silent stream, a drip, a stream that never answers. */
-export const TIMEOUT_FAULT_KINDS: ReadonlySet<string> = new Set(["delay", "stall_stream", "drip", "hang"]);
+/**
+ * The faults that hold an answer back: a stall before the headers, a silent stream, a drip, a stream that never answers,
+ * an intermediary that waits out its idle window before its error page, or holds the headers or the events back.
+ */
+export const TIMEOUT_FAULT_KINDS: ReadonlySet<string> = new Set(["delay", "stall_stream", "drip", "hang", "idle_cut", "buffered"]);
 
 /**
  * A client that sat through a held-back answer this long has no bound worth the name: the MCP SDKs' default request
@@ -25,7 +28,7 @@ function timeoutFault(x: Exchange): { kind: string; ms?: number } | undefined {
   return { kind: fault.kind, ...(typeof ms === "number" ? { ms } : {}) };
 }
 
-const FAULT_NAMES: Readonly<Record<string, string>> = { delay: "stall before the headers", stall_stream: "silent stream", drip: "drip", hang: "stream that never answers" };
+const FAULT_NAMES: Readonly<Record<string, string>> = { delay: "stall before the headers", stall_stream: "silent stream", drip: "drip", hang: "stream that never answers", idle_cut: "proxy's idle window", buffered: "proxy's buffering" };
 const faultName = (f: { kind: string; ms?: number }) => `${f.ms !== undefined ? "a" : "the"} ${FAULT_NAMES[f.kind] ?? f.kind}${f.ms !== undefined ? ` of ${f.ms} ms` : ""}`;
 
 /** timeout-client-bounded: the client ended a held-back exchange itself, not at the server's deadline. */

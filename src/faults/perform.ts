@@ -8,6 +8,7 @@ import { JSON_HEADERS, jsonResponse } from "../wire/response.ts";
 import { sleep } from "../base/sleep.ts";
 import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
 import { sessionExpiredResponse } from "./session-expired.ts";
+import { intermediaryPageResponse } from "./intermediary-pages.ts";
 
 type Message = Record<string, unknown>;
 
@@ -132,15 +133,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
     case "respond_sse":
       return withAnswer(input, (answered) => deliver({ ...answered, stream: true }));
     case "delay":
-      // The source is asked first and its answer held back: an upstream has answered (its effect done) before the
-      // wait, while the built-in handler, which runs when the answer is read, runs after it. A delay past the
-      // deadline ends in a response cut at the deadline, like any other.
-      return withAnswer(input, async (answered) => {
-        await sleep(Math.min(fault.ms, input.deadline.remainingMs()));
-        if (input.deadline.remainingMs() > 0) return deliver(answered);
-        input.deadline.cut = true;
-        return new Response(null, { status: 200, headers: { ...(answered.stream ? SSE_HEADERS : JSON_HEADERS), ...answered.headers } });
-      });
+      return delayed(fault.ms, input);
     case "stall_stream":
       return withAnswer(input, (answered) =>
         streamed(answered, async (out, emit) => {
@@ -152,6 +145,9 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       );
     case "progress":
       return withAnswer(input, (answered) => longRunning(fault, input.progressToken, answered));
+    case "idle_cut":
+    case "buffered":
+      return intermediary(fault, input);
     case "hang":
       return streamed({ ...input, headers: input.headers ?? {} }, async (out) => {
         const until = Date.now() + fault.ms;
@@ -193,6 +189,110 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
     case "oversized":
       return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => enlarge(fault, m)) }));
   }
+}
+
+/**
+ * A `delay` fault. The source is asked first and its answer held back: an upstream has answered (its effect done)
+ * before the wait, while the built-in handler, which runs when the answer is read, runs after it. A delay past the
+ * deadline ends in a response cut at the deadline, like any other.
+ */
+function delayed(ms: number, input: PerformInput): Promise<Response> {
+  return withAnswer(input, async (answered) => {
+    await sleep(Math.min(ms, input.deadline.remainingMs()));
+    if (input.deadline.remainingMs() > 0) return deliver(answered);
+    input.deadline.cut = true;
+    return new Response(null, { status: 200, headers: { ...(answered.stream ? SSE_HEADERS : JSON_HEADERS), ...answered.headers } });
+  });
+}
+
+/** The faults of an intermediary in front of the server: an idle cut, or a stream's headers or events held back. */
+function intermediary(fault: Extract<Fault, { kind: "idle_cut" | "buffered" }>, input: PerformInput): Promise<Response> {
+  if (fault.kind === "idle_cut") return idleCut(fault, input);
+  return fault.hold === "headers" ? headersWithheld(fault, input) : withAnswer(input, (answered) => eventsHeld(fault, input.progressToken, answered));
+}
+
+/**
+ * An `idle_cut` fault: an intermediary (a CDN edge, a reverse proxy, a load balancer) waits at most `ms` for the server
+ * behind it, which is silent for `workMs` (or its own time, when longer) before its answer. The server is asked at
+ * once, so its handler runs (or the upstream is called) whatever the intermediary then does: an answer within the
+ * window goes out as it is; past it the client gets the intermediary's error page and the server's answer goes
+ * nowhere. A window past the response deadline ends at the deadline, like any other response.
+ */
+async function idleCut(fault: Extract<Fault, { kind: "idle_cut" }>, input: PerformInput): Promise<Response> {
+  const started = Date.now();
+  const ready = (async () => {
+    const answered = await ask(input);
+    return answered instanceof Response ? answered : { answered, message: await answered.answer(undefined) };
+  })();
+  const behind = ready.then(async (r) => {
+    await sleep(Math.max(0, fault.workMs - (Date.now() - started)));
+    return r;
+  });
+  const idle = sleep(Math.min(fault.ms, input.deadline.remainingMs())).then(() => undefined);
+  const first = await Promise.race([behind, idle]);
+  if (first instanceof Response) return first;
+  if (first) return first.message ? deliver({ ...first.answered, answer: async () => first.message }) : accepted();
+  // The server behind goes on (its effects happen all the same); the client hears only from the intermediary.
+  input.waitUntil(ready.catch(() => undefined));
+  if (input.deadline.remainingMs() > 0) return intermediaryPageResponse(fault.page, fault.status);
+  input.deadline.cut = true;
+  return new Response(null, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...input.headers } });
+}
+
+/**
+ * A `buffered` fault holding the headers: the server behind is asked at once and sends its first byte (its answer, on
+ * an SSE stream) after `ms`; the intermediary sends the status line and headers only with that byte, so the client
+ * hears nothing at all until then. A hold past the response deadline ends at the deadline.
+ */
+async function headersWithheld(fault: Extract<Fault, { kind: "buffered" }>, input: PerformInput): Promise<Response> {
+  const ready = (async () => {
+    const answered = await ask(input);
+    return answered instanceof Response ? answered : { answered, message: await answered.answer(undefined) };
+  })();
+  input.waitUntil(ready.catch(() => undefined));
+  await sleep(Math.min(fault.ms, input.deadline.remainingMs()));
+  if (input.deadline.remainingMs() <= 0) {
+    input.deadline.cut = true;
+    return new Response(null, { status: 200, headers: { ...SSE_HEADERS, ...input.headers } });
+  }
+  const first = await ready;
+  if (first instanceof Response) return first;
+  return first.message ? deliver({ ...first.answered, stream: true, answer: async () => first.message }) : accepted();
+}
+
+/** What an intermediary holds of a stream before it flushes anyway (its buffers full), so a held stream stays bounded. */
+export const HELD_MAX_BYTES = 256 * 1024;
+
+/**
+ * A `buffered` fault holding the events (nginx's proxy_buffering on an SSE response without X-Accel-Buffering: no):
+ * the headers go out at once; the server behind runs `ms` with a notifications/progress every `intervalMs` (an SSE
+ * comment when the request has no progressToken), then answers; every event, its own notifications and the answer
+ * reach the client together at the end, in one write. Past HELD_MAX_BYTES the held bytes are flushed, as a proxy
+ * whose buffers are full sends what it holds.
+ */
+function eventsHeld(fault: Extract<Fault, { kind: "buffered" }>, token: string | number | undefined, answered: Answered): Response {
+  return streamed(answered, async (out) => {
+    let held = "";
+    const hold = async (chunk: string): Promise<boolean> => {
+      held += chunk;
+      if (held.length >= HELD_MAX_BYTES) {
+        await out.write(held);
+        held = "";
+      }
+      return out.open;
+    };
+    const until = Date.now() + fault.ms;
+    const total = Math.max(1, Math.ceil(fault.ms / fault.intervalMs));
+    for (let tick = 1; out.open && Date.now() < until; tick++) {
+      const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: tick, total, message: `working (${tick} of ${total})` } };
+      await hold(token === undefined ? sseComment("faultline: still working") : sseEvent(progress));
+      await sleep(Math.min(fault.intervalMs, Math.max(0, until - Date.now())));
+    }
+    // Left by the client or cut by the deadline meanwhile: the answer would go nowhere, so the handler does not run.
+    const final = out.open ? await answered.answer((message) => hold(sseEvent(message))) : undefined;
+    await out.write(held + (final ? sseEvent(final) : ""));
+    return undefined;
+  });
 }
 
 /** A `progress` fault: the call runs long on an SSE stream (runLong), then the source's answer follows. */

@@ -79,6 +79,19 @@ export const FaultSchema = z.discriminatedUnion("kind", [
     keepAliveMs: z.number().int().min(10).max(60_000).default(5_000).describe("Interval between SSE keep-alive comments"),
   }),
   z.object({
+    kind: z.literal("idle_cut"),
+    ms: z.number().int().min(0).max(600_000).describe("The intermediary's idle window: a server silent this long gets the error page instead of its answer"),
+    workMs: z.number().int().min(0).max(600_000).describe("How long the server behind stays silent before its answer (at least; a real source's own time counts)"),
+    status: z.number().int().min(500).max(599).default(504).describe("The status of the intermediary's page, e.g. 504 (nginx, ALB), 524 (Cloudflare), 502 (ALB)"),
+    page: z.enum(["cloudflare", "nginx", "alb"]).default("nginx").describe("Which kind of intermediary's HTML page it sends"),
+  }),
+  z.object({
+    kind: z.literal("buffered"),
+    hold: z.enum(["headers", "events"]).describe("headers: the status line and headers wait for the server's first byte; events: headers at once, every event of the stream held until it ends"),
+    ms: z.number().int().min(0).max(600_000).describe("headers: how long the server behind is silent before its first byte; events: how long its stream runs before its answer"),
+    intervalMs: z.number().int().min(100).max(60_000).default(1_000).describe("events: pause between the server's notifications/progress (SSE comments when the request has no progressToken)"),
+  }),
+  z.object({
     kind: z.literal("progress"),
     ms: z.number().int().min(0).max(600_000).describe("How long the call runs before its answer (a response past FAULTLINE_MAX_RESPONSE_SECONDS is cut at that deadline)"),
     intervalMs: z.number().int().min(10).max(60_000).default(5_000).describe("Pause between notifications/progress (between SSE comments when the request has no progressToken)"),

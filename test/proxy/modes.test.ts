@@ -20,6 +20,10 @@ const SAMPLES: FaultInput[] = [
   { kind: "delay", ms: 0 },
   { kind: "stall_stream", ms: 0 },
   { kind: "progress", ms: 0, intervalMs: 10 },
+  { kind: "idle_cut", ms: 50, workMs: 0 },
+  { kind: "idle_cut", ms: 0, workMs: 50 },
+  { kind: "buffered", hold: "headers", ms: 0 },
+  { kind: "buffered", hold: "events", ms: 0, intervalMs: 100 },
   { kind: "drip", chunkBytes: 4096, intervalMs: 1 },
   { kind: "hang", ms: 0, keepAliveMs: 10 },
   { kind: "cut_stream" },
@@ -65,7 +69,15 @@ test("every fault kind has a sample here, so a new kind cannot go without a prox
 
 for (const sample of SAMPLES) {
   const fault = FaultSchema.parse(sample);
-  const label = "variant" in fault ? `${fault.kind} (${fault.variant})` : "priming" in fault && fault.priming ? `${fault.kind} (priming)` : fault.kind;
+  const label = "variant" in fault
+    ? `${fault.kind} (${fault.variant})`
+    : "priming" in fault && fault.priming
+    ? `${fault.kind} (priming)`
+    : fault.kind === "buffered"
+    ? `${fault.kind} (${fault.hold})`
+    : fault.kind === "idle_cut"
+    ? `${fault.kind} (${fault.workMs > fault.ms ? "cut" : "answered in the window"})`
+    : fault.kind;
   const mode = REPLACE.has(label) ? "replace" : "alter";
   test(`${label} is ${mode}: perform ${mode === "alter" ? "asks the source for" : "never asks for"} the answer in both eras, on JSON and on SSE`, async () => {
     for (const era of ["modern", "legacy"] as const) {
