@@ -16,7 +16,7 @@ export default defineScenario({
     scope: ChallengeScopeSchema,
     ...OAUTH_PARAMS,
   }),
-  judging: { checks: ["auth-refreshed-on-expiry", "auth-bounded-attempts"] },
+  judging: { checks: ["auth-refreshed-on-expiry", "auth-one-refresh-per-token", "auth-bounded-attempts"] },
   example: { uses: 3 },
   decide: ({ params, request, counters }) => {
     const scope = params.scope ? { scope: params.scope } : {};

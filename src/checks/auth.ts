@@ -1,5 +1,6 @@
 import { parseChallenges } from "../classify/index.ts";
 import type { GrantEvent } from "../oauth/records.ts";
+import { oneRefreshPerToken } from "./auth-refresh.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { type Exchange, label } from "./exchange.ts";
 
@@ -97,6 +98,7 @@ export function authChecks(all: readonly Exchange[], grants: readonly GrantEvent
     // Without an authorization server (authorizationServer "none") there is no grant to read: only the loop is judged.
     ...(grants ? summarize("auth-refreshed-on-expiry", refreshedOnExpiry(all, grants)) : []),
     ...(grants ? summarize("auth-step-up-scope", steppedUp(all, grants)) : []),
+    ...(grants ? summarize("auth-one-refresh-per-token", oneRefreshPerToken(grants)) : []),
     ...summarize("auth-bounded-attempts", bounded(all)),
   ];
 }

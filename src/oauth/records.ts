@@ -14,4 +14,9 @@ export interface GrantEvent {
   scope: string;
   /** "issued", or the OAuth error code of the refusal. */
   outcome: string;
+  /**
+   * A refresh_token grant: the HMAC (store.keyOf) of the refresh token it presented, so two grants presenting the same
+   * one are told apart from two grants presenting two. Compared only; never shown (it stands for a secret).
+   */
+  presented?: string;
 }

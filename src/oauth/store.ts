@@ -166,15 +166,21 @@ export class OAuthStore {
   }
 
   recordEvent(event: GrantEvent): void {
-    this.sql.exec("INSERT INTO oauth_events (at, grant_type, scope, outcome) VALUES (?, ?, ?, ?)", event.at, event.grantType, event.scope, event.outcome);
+    this.sql.exec(
+      "INSERT INTO oauth_events (at, grant_type, scope, outcome, presented) VALUES (?, ?, ?, ?, ?)",
+      event.at, event.grantType, event.scope, event.outcome, event.presented ?? null,
+    );
     this.sql.exec("DELETE FROM oauth_events WHERE seq <= (SELECT MAX(seq) FROM oauth_events) - ?", MAX_EVENTS);
   }
 
   events(since: number): GrantEvent[] {
     return this.sql
-      .exec<{ at: number; grant_type: string; scope: string; outcome: string }>("SELECT at, grant_type, scope, outcome FROM oauth_events WHERE at >= ? ORDER BY seq", since)
+      .exec<{ at: number; grant_type: string; scope: string; outcome: string; presented: string | null }>(
+        "SELECT at, grant_type, scope, outcome, presented FROM oauth_events WHERE at >= ? ORDER BY seq",
+        since,
+      )
       .toArray()
-      .map((r) => ({ at: r.at, grantType: r.grant_type, scope: r.scope, outcome: r.outcome }));
+      .map((r) => ({ at: r.at, grantType: r.grant_type, scope: r.scope, outcome: r.outcome, ...(r.presented ? { presented: r.presented } : {}) }));
   }
 }
 

@@ -23,10 +23,16 @@ export interface TokenContext {
 
 type Outcome = { response: Response; grantType: string; scope: string; outcome: string };
 
+/** The HMAC of the refresh token a refresh_token request presented (any value, known or not), for the grant event. */
+function presentedKey(fields: Record<string, string>, store: OAuthStore): { presented?: string } {
+  const value = fields.grant_type === "refresh_token" ? fields.refresh_token : undefined;
+  return value ? { presented: store.keyOf(value) } : {};
+}
+
 /** POST {issuer}/token (OAuth 2.1 §3.2): the authorization_code and refresh_token grants, each refusal with its RFC code. */
 export async function token(fields: Record<string, string>, context: TokenContext): Promise<Response> {
   const result = await grant(fields, context);
-  context.store.recordEvent({ at: context.now, grantType: result.grantType, scope: result.scope, outcome: result.outcome });
+  context.store.recordEvent({ at: context.now, grantType: result.grantType, scope: result.scope, outcome: result.outcome, ...presentedKey(fields, context.store) });
   return result.response;
 }
 

@@ -56,6 +56,10 @@ export const SESSION_LAYOUT: StorageLayout = {
       name: "tasks of the io.modelcontextprotocol/tasks extension (src/session/task-store.ts)",
       up: (sql) => void sql.exec(TASKS_SCHEMA),
     },
+    {
+      name: "OAuth grant events name the refresh token each refresh presented (its HMAC), so two refreshes with one token are seen",
+      up: (sql) => addColumn(sql, "oauth_events", "presented", "TEXT"),
+    },
   ],
 };
 

@@ -58,3 +58,28 @@ test("runChecks asks for every grant event the server kept and lists the auth ch
   const firstAuth = ids.findIndex((id) => id.startsWith("auth-"));
   assert.ok(firstAuth >= 0 && ids.slice(firstAuth).every((id) => id.startsWith("auth-")), ids.join(", "));
 });
+
+const refresh = (at: number, presented: string, outcome = "issued"): GrantEvent => ({ ...grant(at, "refresh_token", "faultline:read", outcome), presented });
+
+test("auth-one-refresh-per-token: refreshes that each present a new token pass; a second presentation of a spent one fails, naming both", async () => {
+  const journal = [expired(1, 10), ok(2, 100)];
+  const issued = grant(0, "authorization_code");
+  const once = await judge(journal, [issued, refresh(50, "k1"), refresh(150, "k2")], "auth-one-refresh-per-token");
+  assert.equal(once?.status, "pass");
+  assert.match(once!.message, /Each of the 2 refreshes/);
+  const twice = await judge(journal, [issued, refresh(50, "k1"), refresh(52, "k1", "invalid_grant")], "auth-one-refresh-per-token");
+  assert.equal(twice?.status, "fail");
+  // Both refreshes are named, by time and outcome.
+  assert.ok(twice!.message.includes(`${new Date(T0 + 50).toISOString().slice(11)} (issued)`), twice!.message);
+  assert.ok(twice!.message.includes(`${new Date(T0 + 52).toISOString().slice(11)} (refused: invalid_grant)`), twice!.message);
+});
+
+test("auth-one-refresh-per-token: presenting again a token whose refresh was refused is no reuse, and no refresh means no check", async () => {
+  const journal = [expired(1, 10), ok(2, 100)];
+  const issued = grant(0, "authorization_code");
+  // The first presentation spent nothing (refused for another reason), so presenting the same token again is a retry.
+  assert.equal((await judge(journal, [issued, refresh(50, "k1", "invalid_target"), refresh(60, "k1")], "auth-one-refresh-per-token"))?.status, "pass");
+  assert.equal(await judge(journal, [issued], "auth-one-refresh-per-token"), undefined);
+  // Grant events kept before the server recorded what was presented are not judged.
+  assert.equal(await judge(journal, [issued, grant(50, "refresh_token"), grant(60, "refresh_token")], "auth-one-refresh-per-token"), undefined);
+});
