@@ -11,19 +11,21 @@ const outcomeOf = (g: GrantEvent) => (g.outcome === "issued" ? "issued" : `refus
  * new token. One pass over the grants, keyed by the presented token's HMAC (never shown).
  */
 export function oneRefreshPerToken(grants: readonly GrantEvent[]): Observation[] {
-  const spent = new Map<string, GrantEvent>();
-  const observations: Observation[] = [];
+  // Per refresh token spent (by its HMAC): the refresh that spent it, then every later one that presented it again.
+  const spent = new Map<string, GrantEvent[]>();
   let refreshes = 0;
   for (const g of grants) {
     if (g.grantType !== "refresh_token" || g.presented === undefined) continue;
     refreshes++;
-    const first = spent.get(g.presented);
-    if (first) {
-      observations.push(observe("fail", `Two refreshes presented the same refresh token: the one at ${when(first)} (${outcomeOf(first)}) and the one at ${when(g)} (${outcomeOf(g)}). Refresh tokens rotate (OAuth 2.1 §4.3.1), so the second is a reuse, and the server revokes every token of the grant: calls that meet an expiry together must share one refresh.`));
-    } else if (g.outcome === "issued") {
-      spent.set(g.presented, g);
-    }
+    const uses = spent.get(g.presented);
+    if (uses) uses.push(g);
+    else if (g.outcome === "issued") spent.set(g.presented, [g]);
   }
+  const observations = [...spent.values()].filter((uses) => uses.length > 1).map((uses) => {
+    const [first, ...again] = uses as [GrantEvent, ...GrantEvent[]];
+    const later = again.map((g) => `at ${when(g)} (${outcomeOf(g)})`).join(", ");
+    return observe("fail", `${uses.length} refreshes presented the same refresh token: at ${when(first)} (${outcomeOf(first)}), then ${later}. Refresh tokens rotate (OAuth 2.1 §4.3.1), so a second use is a reuse and the server revokes every token of the grant: calls that meet an expiry together must share one refresh.`);
+  });
   if (refreshes > 0) {
     observations.push(observe("pass", `${refreshes === 1 ? "The one refresh" : `Each of the ${refreshes} refreshes`} presented a refresh token no earlier refresh had spent.`));
   }

@@ -72,6 +72,9 @@ test("auth-one-refresh-per-token: refreshes that each present a new token pass; 
   // Both refreshes are named, by time and outcome.
   assert.ok(twice!.message.includes(`${new Date(T0 + 50).toISOString().slice(11)} (issued)`), twice!.message);
   assert.ok(twice!.message.includes(`${new Date(T0 + 52).toISOString().slice(11)} (refused: invalid_grant)`), twice!.message);
+  // Three presentations of one token are one finding, naming all three.
+  const thrice = await judge(journal, [issued, refresh(50, "k1"), refresh(52, "k1", "invalid_grant"), refresh(53, "k1", "invalid_grant")], "auth-one-refresh-per-token");
+  assert.match(thrice!.message, /^3 refreshes presented the same refresh token: at \S+ \(issued\), then at \S+ \(refused: invalid_grant\), at \S+ \(refused: invalid_grant\)\./);
 });
 
 test("auth-one-refresh-per-token: presenting again a token whose refresh was refused is no reuse, and no refresh means no check", async () => {
