@@ -31,3 +31,37 @@ export function oneRefreshPerToken(grants: readonly GrantEvent[]): Observation[]
   }
   return observations;
 }
+
+/** More refreshes refused with invalid_grant in a row than this, with no other grant between, is a loop. */
+export const MAX_REFUSED_REFRESHES = 4;
+
+/**
+ * auth-reauthorized-after-revoke: after a refresh refused with invalid_grant (the refresh token is invalid, expired,
+ * revoked or spent: RFC 6749 §5.2), the client's next grant other than another such refusal is an authorization_code
+ * grant, a whole new authorization; refreshing on and on, or asking for nothing more, fails. One pass over the grants.
+ */
+export function reauthorizedAfterRevoke(grants: readonly GrantEvent[]): Observation[] {
+  const observations: Observation[] = [];
+  let run: GrantEvent[] = [];
+  const close = (next: GrantEvent | undefined) => {
+    const [first] = run;
+    if (!first) return;
+    const what = `the refresh refused with invalid_grant at ${when(first)}${run.length > 1 ? ` (and ${run.length - 1} more refused after it)` : ""}`;
+    if (run.length > MAX_REFUSED_REFRESHES) {
+      observations.push(observe("fail", `${run.length} refreshes in a row were refused with invalid_grant, from ${when(first)} to ${when(run.at(-1)!)}: the client kept refreshing with a refresh token that is dead instead of authorizing again.`));
+    } else if (next?.grantType === "authorization_code") {
+      observations.push(observe("pass", `After ${what}, the client authorized again: an authorization_code grant at ${when(next)} (${outcomeOf(next)}).`));
+    } else if (next) {
+      observations.push(observe("pass", `After ${what}, the client's next grant was a ${next.grantType} grant at ${when(next)} (${outcomeOf(next)}): it held another refresh token.`));
+    } else {
+      observations.push(observe("fail", `After ${what}, the client asked the token endpoint for nothing more: an invalid_grant refusal of a refresh needs a whole new authorization (RFC 6749 §5.2), and it ran none.`));
+    }
+    run = [];
+  };
+  for (const g of grants) {
+    if (g.grantType === "refresh_token" && g.outcome === "invalid_grant") run.push(g);
+    else close(g);
+  }
+  close(undefined);
+  return observations;
+}

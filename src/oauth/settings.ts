@@ -23,9 +23,11 @@ export interface OAuthSettings {
   refreshTokenSeconds: number;
   /** Every scope this server grants. */
   scopes: string[];
+  /** Every refresh is refused with invalid_grant and its grant revoked, as if the user withdrew it (auth.token_expiry). */
+  refreshRevoked: boolean;
 }
 
-const AccessSchema = z.object(OAUTH_PARAMS).partial().passthrough();
+const AccessSchema = z.object({ ...OAUTH_PARAMS, refreshRevoked: z.boolean() }).partial().passthrough();
 
 /**
  * The settings of a session running `scenario` with `params`, or undefined when it runs no authorization server: its
@@ -41,5 +43,6 @@ export function oauthSettings(scenario: Pick<Scenario, "needs"> | undefined, par
     consent: p.consent ?? false,
     refreshTokenSeconds: p.refreshTokenSeconds ?? 86_400,
     scopes: [...new Set([...BASE_SCOPES, ...own])],
+    refreshRevoked: p.refreshRevoked ?? false,
   };
 }

@@ -69,6 +69,12 @@ async function grant(fields: Record<string, string>, context: TokenContext): Pro
     if (row.clientId !== request.client_id) return refused(400, "invalid_grant", "the refresh token was issued to another client", row.scope);
     const target = resourceProblem(request.resource, context.mount);
     if (target) return refused(400, "invalid_target", target, row.scope);
+    if (context.settings.refreshRevoked) {
+      // The grant was withdrawn (a user revoking the app, a password change): RFC 6749 §5.2 invalid_grant, and only a
+      // whole new authorization gets tokens again.
+      context.store.revokeFamily(row.family);
+      return refused(400, "invalid_grant", "the refresh token was revoked (refreshRevoked: the grant was withdrawn); authorize again", row.scope);
+    }
     if (!context.store.useRefresh(request.refresh_token)) {
       // OAuth 2.1 §4.3.1: refresh tokens rotate, so a second use of one means it leaked; its whole grant is revoked.
       context.store.revokeFamily(row.family);

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { MAX_AUTH_ATTEMPTS } from "../../src/checks/auth.ts";
+import { MAX_REFUSED_REFRESHES } from "../../src/checks/auth-refresh.ts";
 import { runChecks } from "../../src/checks/index.ts";
 import type { GrantEvent } from "../../src/oauth/records.ts";
 import { entry, T0 } from "../checks/entries.ts";
@@ -85,4 +86,32 @@ test("auth-one-refresh-per-token: presenting again a token whose refresh was ref
   assert.equal(await judge(journal, [issued], "auth-one-refresh-per-token"), undefined);
   // Grant events kept before the server recorded what was presented are not judged.
   assert.equal(await judge(journal, [issued, grant(50, "refresh_token"), grant(60, "refresh_token")], "auth-one-refresh-per-token"), undefined);
+});
+
+test("auth-reauthorized-after-revoke: a new authorization after a refused refresh passes; nothing more, or refresh after refresh, fails", async () => {
+  const journal = [expired(1, 10), ok(2, 100)];
+  const issued = grant(0, "authorization_code");
+  const dead = (at: number) => refresh(at, "k1", "invalid_grant");
+  const again = await judge(journal, [issued, dead(50), grant(80, "authorization_code")], "auth-reauthorized-after-revoke");
+  assert.equal(again?.status, "pass");
+  assert.match(again!.message, /the client authorized again: an authorization_code grant at \S+ \(issued\)/);
+  const gaveUp = await judge(journal, [issued, dead(50)], "auth-reauthorized-after-revoke");
+  assert.equal(gaveUp?.status, "fail");
+  assert.match(gaveUp!.message, /asked the token endpoint for nothing more/);
+  const loop = Array.from({ length: MAX_REFUSED_REFRESHES + 1 }, (_, i) => dead(50 + i));
+  const looped = await judge(journal, [issued, ...loop, grant(90, "authorization_code")], "auth-reauthorized-after-revoke");
+  assert.equal(looped?.status, "fail");
+  assert.match(looped!.message, new RegExp(`^${MAX_REFUSED_REFRESHES + 1} refreshes in a row were refused with invalid_grant`));
+  // A few refusals (parallel refreshes of one dead token), then an authorization: one episode, a pass.
+  const few = Array.from({ length: MAX_REFUSED_REFRESHES }, (_, i) => dead(50 + i));
+  assert.equal((await judge(journal, [issued, ...few, grant(90, "authorization_code")], "auth-reauthorized-after-revoke"))?.status, "pass");
+  // Refusals for other reasons (the client's own request was wrong) are not this check's.
+  assert.equal(await judge(journal, [issued, refresh(50, "k1", "invalid_request")], "auth-reauthorized-after-revoke"), undefined);
+});
+
+test("auth-refreshed-on-expiry: a refresh refused with invalid_grant, then a new authorization, is a pass (the client did refresh first)", async () => {
+  const journal = [expired(1, 10), ok(2, 100)];
+  const verdict = await judge(journal, [grant(0, "authorization_code"), refresh(50, "k1", "invalid_grant"), grant(80, "authorization_code")], "auth-refreshed-on-expiry");
+  assert.equal(verdict?.status, "pass");
+  assert.match(verdict!.message, /the client refreshed and the token endpoint refused the refresh token \(invalid_grant\); the token endpoint then answered a authorization_code request \(issued, scope "faultline:read"\): it authorized again\.$/);
 });
