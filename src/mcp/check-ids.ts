@@ -23,6 +23,7 @@ export const CHECK_IDS = {
   "auth-refreshed-on-expiry": "an expired token was refreshed before the call was sent again",
   "auth-step-up-scope": "a 403 insufficient_scope led to a token with the scope asked for",
   "auth-one-refresh-per-token": "no two refreshes presented the same (rotating) refresh token",
+  "auth-server-retry-bounded": "faults of the authorization server's own endpoints were retried a few times at most, a 429 not before its Retry-After",
   "auth-reauthorized-after-revoke": "a refresh refused with invalid_grant led to a whole new authorization, not more refreshes",
   "timeout-client-bounded": "the client ended a stalled or endless exchange itself, within a bound",
   "timeout-cancelled": "a request the client abandoned was cancelled as its era asks",

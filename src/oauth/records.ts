@@ -20,3 +20,17 @@ export interface GrantEvent {
    */
   presented?: string;
 }
+
+/** One request to an endpoint of a session running auth.server_faults, as the checks read it. */
+export interface EndpointRequest {
+  /** When it came and when it was answered (ms). */
+  at: number;
+  end: number;
+  /** token, register or metadata. */
+  endpoint: string;
+  status: number;
+  /** The fault it got ("5xx", "429", "slow", "flap"), absent when it got the real answer at once. */
+  fault?: string;
+  /** 429: the Retry-After seconds it was answered with. */
+  retryAfter?: number;
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Scenario } from "../mcp/scenario.ts";
+import { type ServerFault, serverFaultOf } from "./endpoint-faults.ts";
 
 /** The scopes every auth scenario's authorization server grants; a scenario's own `scope` param adds its tokens. */
 export const BASE_SCOPES = ["faultline:read", "faultline:write"] as const;
@@ -25,6 +26,8 @@ export interface OAuthSettings {
   scopes: string[];
   /** Every refresh is refused with invalid_grant and its grant revoked, as if the user withdrew it (auth.token_expiry). */
   refreshRevoked: boolean;
+  /** auth.server_faults: the endpoint it faults and how. */
+  serverFault?: ServerFault;
 }
 
 const AccessSchema = z.object({ ...OAUTH_PARAMS, refreshRevoked: z.boolean() }).partial().passthrough();
@@ -44,5 +47,8 @@ export function oauthSettings(scenario: Pick<Scenario, "needs"> | undefined, par
     refreshTokenSeconds: p.refreshTokenSeconds ?? 86_400,
     scopes: [...new Set([...BASE_SCOPES, ...own])],
     refreshRevoked: p.refreshRevoked ?? false,
+    ...withFault(serverFaultOf(params)),
   };
 }
+
+const withFault = (serverFault: ServerFault | undefined) => (serverFault ? { serverFault } : {});

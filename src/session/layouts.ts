@@ -1,5 +1,5 @@
 import { JOURNAL_TABLES } from "../journal/store.ts";
-import { OAUTH_TABLES } from "../oauth/tables.ts";
+import { OAUTH_REQUESTS_TABLE, OAUTH_TABLES } from "../oauth/tables.ts";
 import { RECORDING_TABLES } from "../recording/tables.ts";
 import { TASKS_SCHEMA } from "./task-store.ts";
 import { addColumn, type StorageLayout } from "./storage-format.ts";
@@ -59,6 +59,10 @@ export const SESSION_LAYOUT: StorageLayout = {
     {
       name: "OAuth grant events name the refresh token each refresh presented (its HMAC), so two refreshes with one token are seen",
       up: (sql) => addColumn(sql, "oauth_events", "presented", "TEXT"),
+    },
+    {
+      name: "requests to the OAuth endpoints auth.server_faults faults, so the checks see the client's retries",
+      up: (sql) => void sql.exec(OAUTH_REQUESTS_TABLE),
     },
   ],
 };
