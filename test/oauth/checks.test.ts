@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { MAX_AUTH_ATTEMPTS } from "../../src/checks/auth.ts";
 import { MAX_REFUSED_REFRESHES } from "../../src/checks/auth-refresh.ts";
-import { runChecks } from "../../src/checks/index.ts";
+import { checksOf, runChecks } from "../../src/checks/index.ts";
+import { MAX_SERVER_RETRIES } from "../../src/checks/auth-server.ts";
 import type { GrantEvent } from "../../src/oauth/records.ts";
 import { entry, T0 } from "../checks/entries.ts";
 
@@ -114,4 +115,16 @@ test("auth-refreshed-on-expiry: a refresh refused with invalid_grant, then a new
   const verdict = await judge(journal, [grant(0, "authorization_code"), refresh(50, "k1", "invalid_grant"), grant(80, "authorization_code")], "auth-refreshed-on-expiry");
   assert.equal(verdict?.status, "pass");
   assert.match(verdict!.message, /the client refreshed and the token endpoint refused the refresh token \(invalid_grant\); the token endpoint then answered a authorization_code request \(issued, scope "faultline:read"\): it authorized again\.$/);
+});
+
+test("auth-server-retry-bounded: judged per endpoint from the recorded requests; a client that stops after a few faults passes, saying so; none recorded, no check", async () => {
+  const req = (at: number, endpoint: string, status: number, fault?: string) => ({ at: T0 + at, end: T0 + at + 5, endpoint, status, ...(fault ? { fault } : {}) });
+  const judgeRequests = (requests: ReturnType<typeof req>[]) => checksOf([ok(1, 0)], [], requests).find((c) => c.id === "auth-server-retry-bounded");
+  const stopped = judgeRequests([req(10, "token", 503, "5xx"), req(20, "token", 503, "5xx")]);
+  assert.equal(stopped?.status, "pass");
+  assert.match(stopped!.message, /2 faulted answers in a row from the token endpoint \(503, 503\) from \S+, then asked it nothing more\.$/);
+  // Requests to another endpoint neither end nor lengthen the token endpoint's run.
+  const mixed = Array.from({ length: MAX_SERVER_RETRIES + 1 }, (_, i) => [req(i * 10, "token", 503, "5xx"), req(i * 10 + 1, "metadata", 200)]).flat();
+  assert.equal(judgeRequests(mixed)?.status, "fail");
+  assert.equal(judgeRequests([]), undefined);
 });
