@@ -43,6 +43,8 @@ import replay from "./replay.ts";
 import facetUnavailable from "./catalog/facet-unavailable.ts";
 import catalogPagination from "./catalog/pagination.ts";
 import longRunning from "./progress/long-running.ts";
+import structuredMismatch from "./results/structured-mismatch.ts";
+import oversized from "./results/oversized.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
 import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
@@ -54,6 +56,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
+  structuredMismatch, oversized,
 ];
 
 /** Params every scenario accepts besides its own. */

@@ -1,5 +1,5 @@
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { type Exchange, label } from "./exchange.ts";
+import { type CancelFinder, cancelFinder, type Exchange, label } from "./exchange.ts";
 
 /**
  * Timeouts, judged from the wire. Every version asks a sender to bound its requests (senders SHOULD set per-request
@@ -60,38 +60,6 @@ export function abandoned(x: Exchange): boolean {
  * cancelled (not judged). 2026-07-28 (basic/patterns/cancellation, streamable-http "Cancellation"): on HTTP, closing the
  * response stream is the cancellation, and no notification is expected.
  */
-type CancelFinder = (x: Exchange) => Exchange | undefined;
-
-const cancelKey = (sessionId: string | undefined, requestId: unknown): string => `${sessionId}\u0000${JSON.stringify(requestId)}`;
-
-/**
- * The first notifications/cancelled on the request's MCP session naming its id, sent no earlier than the request:
- * the notifications are grouped once by (session, requestId), in arrival order, so each lookup is a binary search
- * and the check stays linear in the journal however many requests were abandoned.
- */
-function cancelFinder(all: readonly Exchange[]): CancelFinder {
-  const byKey = new Map<string, Exchange[]>();
-  for (const y of all) {
-    if (y.method !== "notifications/cancelled") continue;
-    const key = cancelKey(y.sessionId, y.params?.requestId);
-    const list = byKey.get(key);
-    if (list) list.push(y);
-    else byKey.set(key, [y]);
-  }
-  return (x) => {
-    const list = byKey.get(cancelKey(x.sessionId, x.id));
-    if (!list) return undefined;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid]!.start < x.start) lo = mid + 1;
-      else hi = mid;
-    }
-    return list[lo];
-  };
-}
-
 function judgeCancelled(cancelOf: CancelFinder, x: Exchange): Observation | undefined {
   if (x.method === "initialize") return undefined;
   const left = `The client abandoned ${label(x)} (seq ${x.seq}), closing its stream after ${x.entry.response.clientClosedAtMs} ms`;

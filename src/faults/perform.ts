@@ -1,4 +1,4 @@
-import type { BodyKind, Fault } from "./schema.ts";
+import type { BadResultVariant, BodyKind, Fault } from "./schema.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { ErrorCode, errorMessage, injectedErrorMessage, type RequestId } from "../wire/jsonrpc.ts";
 import { withResultType, withServerInfo } from "../wire/result-shape.ts";
@@ -190,6 +190,8 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptEnvelope(fault.variant, m)) }));
     case "bad_result":
       return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptResult(fault.variant, m)) }));
+    case "oversized":
+      return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => enlarge(fault, m)) }));
   }
 }
 
@@ -334,7 +336,7 @@ function corruptEnvelope(variant: "wrong_id" | "result_and_error" | "no_jsonrpc"
 }
 
 /** Corrupts a result; an error response has none, so it is left alone. */
-function corruptResult(variant: "content_not_array" | "unknown_result_type" | "missing_result_type", message: Message): Message {
+function corruptResult(variant: BadResultVariant, message: Message): Message {
   if (!message.result) return message;
   const result = message.result as Message;
   switch (variant) {
@@ -346,5 +348,48 @@ function corruptResult(variant: "content_not_array" | "unknown_result_type" | "m
       const { resultType: _dropped, ...rest } = result;
       return { ...message, result: rest };
     }
+    case "structured_mismatch":
+      return { ...message, result: { ...result, structuredContent: MISMATCHED_STRUCTURE } };
+    case "structured_missing": {
+      const { structuredContent: _dropped, ...rest } = result;
+      return { ...message, result: rest };
+    }
+    case "error_with_structured":
+      return { ...message, result: { ...result, content: [{ type: "text", text: ERROR_WITH_STRUCTURE.error.message }], structuredContent: ERROR_WITH_STRUCTURE, isError: true } };
   }
 }
+
+/**
+ * An `oversized` fault: the tool's own content stays first, and the blocks that make the result large follow it. An
+ * error response has no result and is left alone.
+ */
+function enlarge(fault: Extract<Fault, { kind: "oversized" }>, message: Message): Message {
+  if (!message.result) return message;
+  const result = message.result as Message;
+  const own = Array.isArray(result.content) ? result.content : [];
+  const added =
+    fault.variant === "text_mb"
+      ? [{ type: "text", text: filler(fault.bytes) }]
+      : fault.variant === "large_image"
+        ? [{ type: "image", mimeType: "image/png", data: pngData(fault.bytes) }]
+        : Array.from({ length: Math.max(0, fault.blocks - own.length) }, (_, i) => ({ type: "text", text: `block ${own.length + i + 1} of ${fault.blocks} (injected by Faultline)` }));
+  return { ...message, result: { ...result, content: [...own, ...added] } };
+}
+
+/** `bytes` characters of readable text. */
+function filler(bytes: number): string {
+  const line = "Faultline oversized result: this text only makes the answer large.\n";
+  return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+}
+
+/** Base64 of `bytes` characters (a multiple of 4, rounded down) that starts with the PNG signature, then zeros. */
+function pngData(bytes: number): string {
+  const signature = "iVBORw0KGgo"; // base64 of the 8-byte PNG signature, less its padding
+  const length = bytes - (bytes % 4);
+  return (signature + "A".repeat(Math.max(0, length - signature.length - 1)) + "=").slice(0, length);
+}
+
+/** structuredContent with none of a tool's declared properties and one it never has: it conforms to no outputSchema that requires a property or forbids extra ones. */
+const MISMATCHED_STRUCTURE = { faultline: "structuredContent that does not match the tool's outputSchema (injected by Faultline)" };
+/** The error object a server puts in structuredContent beside isError: true, in place of the tool's declared output. */
+const ERROR_WITH_STRUCTURE = { error: { code: "UPSTREAM_UNAVAILABLE", message: "The tool failed after it ran: the upstream did not confirm (injected by Faultline)." } };

@@ -31,6 +31,18 @@ export const SessionExpiredVariantSchema = z
   );
 export type SessionExpiredVariant = z.infer<typeof SessionExpiredVariantSchema>;
 
+/** The bounds of an `oversized` fault: one result of at most 8 MiB of added text or image data, or 20,000 blocks. */
+export const OVERSIZED_MAX_BYTES = 8 * 1024 * 1024;
+export const OVERSIZED_MAX_BLOCKS = 20_000;
+
+/**
+ * How a `bad_result` fault spoils a result. The structured ones concern a tool that declares an outputSchema:
+ * structured_mismatch swaps structuredContent for an object that does not conform, structured_missing drops it, and
+ * error_with_structured turns the result into isError: true with a non-conforming error object as structuredContent.
+ */
+export const BadResultVariantSchema = z.enum(["content_not_array", "unknown_result_type", "missing_result_type", "structured_mismatch", "structured_missing", "error_with_structured"]);
+export type BadResultVariant = z.infer<typeof BadResultVariantSchema>;
+
 /**
  * Every fault the interpreter can perform. Scenarios decide which one applies; src/faults/perform.ts performs it.
  * The same schema validates the `fault` of each rule in the `script` scenario.
@@ -80,7 +92,13 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("malformed"), variant: z.enum(["invalid_json", "truncated_json", "wrong_content_type", "html_page"]) }),
   z.object({ kind: z.literal("envelope"), variant: z.enum(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"]) }),
-  z.object({ kind: z.literal("bad_result"), variant: z.enum(["content_not_array", "unknown_result_type", "missing_result_type"]) }),
+  z.object({ kind: z.literal("bad_result"), variant: BadResultVariantSchema }),
+  z.object({
+    kind: z.literal("oversized"),
+    variant: z.enum(["text_mb", "many_blocks", "large_image"]).describe("text_mb: one text block of `bytes` characters; many_blocks: `blocks` text blocks; large_image: a PNG image block whose base64 data is `bytes` characters"),
+    bytes: z.number().int().min(1024).max(OVERSIZED_MAX_BYTES).default(2 * 1024 * 1024).describe("text_mb and large_image: the added block's characters (at most 8 MiB)"),
+    blocks: z.number().int().min(2).max(OVERSIZED_MAX_BLOCKS).default(5_000).describe("many_blocks: how many content blocks the result carries (at most 20,000)"),
+  }),
   z.object({
     kind: z.literal("unauthorized"),
     scope: challengeScope().optional(),

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FaultSchema, SessionExpiredVariantSchema, type Fault, type FaultInput } from "../../src/faults/schema.ts";
+import { BadResultVariantSchema, FaultSchema, SessionExpiredVariantSchema, type Fault, type FaultInput } from "../../src/faults/schema.ts";
 import { perform } from "../../src/faults/perform.ts";
 import { Deadline } from "../../src/wire/deadline.ts";
 
@@ -26,7 +26,8 @@ const SAMPLES: FaultInput[] = [
   { kind: "cut_stream", priming: true },
   ...(["invalid_json", "truncated_json", "wrong_content_type", "html_page"] as const).map((variant) => ({ kind: "malformed" as const, variant })),
   ...(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"] as const).map((variant) => ({ kind: "envelope" as const, variant })),
-  ...(["content_not_array", "unknown_result_type", "missing_result_type"] as const).map((variant) => ({ kind: "bad_result" as const, variant })),
+  ...BadResultVariantSchema.options.map((variant) => ({ kind: "bad_result" as const, variant })),
+  ...(["text_mb", "many_blocks", "large_image"] as const).map((variant) => ({ kind: "oversized" as const, variant, bytes: 1024, blocks: 2 })),
   { kind: "unauthorized" },
   { kind: "insufficient_scope" },
   { kind: "rate_limited" },
