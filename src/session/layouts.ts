@@ -57,12 +57,11 @@ export const SESSION_LAYOUT: StorageLayout = {
       up: (sql) => void sql.exec(TASKS_SCHEMA),
     },
     {
-      name: "OAuth grant events name the refresh token each refresh presented (its HMAC), so two refreshes with one token are seen",
-      up: (sql) => addColumn(sql, "oauth_events", "presented", "TEXT"),
-    },
-    {
-      name: "requests to the OAuth endpoints auth.server_faults faults, so the checks see the client's retries",
-      up: (sql) => void sql.exec(OAUTH_REQUESTS_TABLE),
+      name: "OAuth grant events name the refresh token each refresh presented (its HMAC), and requests to the endpoints auth.server_faults faults are kept, for the checks",
+      up: (sql) => {
+        addColumn(sql, "oauth_events", "presented", "TEXT");
+        sql.exec(OAUTH_REQUESTS_TABLE);
+      },
     },
   ],
 };
