@@ -11,6 +11,7 @@ import sdkV2 from "./compat/sdk-v2.ts";
 import unauthorized from "./auth/unauthorized.ts";
 import insufficientScope from "./auth/insufficient-scope.ts";
 import tokenExpiry from "./auth/token-expiry.ts";
+import serverFaults from "./auth/server-faults.ts";
 import catalogMutation from "./catalog/mutation.ts";
 import badCursor from "./pagination/bad-cursor.ts";
 import expireAfter from "./session/expire-after.ts";
@@ -51,7 +52,7 @@ import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts"
 
 /** The registry: one import and one entry per scenario file. */
 export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jsonrpcError, toolError, approval,
-  decline, urlMode, sdkV2, unauthorized, insufficientScope, tokenExpiry, catalogMutation, badCursor, expireAfter, missingId, script,
+  decline, urlMode, sdkV2, unauthorized, insufficientScope, tokenExpiry, serverFaults, catalogMutation, badCursor, expireAfter, missingId, script,
   statusPerMethod, stallBeforeHeaders, stallMidStream, slowDrip, neverComplete, cutBeforeResponse, cutWithResume,
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,

@@ -1,5 +1,7 @@
 import { parseChallenges } from "../classify/index.ts";
-import type { GrantEvent } from "../oauth/records.ts";
+import type { EndpointRequest, GrantEvent } from "../oauth/records.ts";
+import { serverRetryBounded } from "./auth-server.ts";
+import { oneRefreshPerToken, reauthorizedAfterRevoke } from "./auth-refresh.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { type Exchange, label } from "./exchange.ts";
 
@@ -37,6 +39,10 @@ function refreshedOnExpiry(all: readonly Exchange[], grants: readonly GrantEvent
     const g = grantAfter(x, grants);
     if (!g) return observe("fail", `After ${what}, the client asked the token endpoint for nothing: it neither refreshed nor authorized again.`, x.seq);
     if (g.grantType === "refresh_token" && g.outcome === "issued") return observe("pass", `After ${what}, ${seen(g)}: the client refreshed.`, x.seq);
+    if (g.grantType === "authorization_code" && grants.some((r) => r.at >= x.end && r.at <= g.at && r.grantType === "refresh_token" && r.outcome === "invalid_grant")) {
+      // It did refresh first; the server refused the refresh token (revoked, expired), so a new authorization was the way on.
+      return observe("pass", `After ${what}, the client refreshed and the token endpoint refused the refresh token (invalid_grant); ${seen(g)}: it authorized again.`, x.seq);
+    }
     if (g.grantType === "authorization_code") return observe("warning", `After ${what}, ${seen(g)}: the client ran the whole authorization flow again instead of using its refresh token.`, x.seq);
     return observe("fail", `After ${what}, ${seen(g)}.`, x.seq);
   });
@@ -92,11 +98,15 @@ function bounded(all: readonly Exchange[]): Observation[] {
  * The auth family (`grants` undefined when the session runs no authorization server), read from the MCP exchanges and the token endpoint's answers (which grant, which scope): whether
  * the client refreshed on expiry, stepped up to the scope a 403 named, and stopped after a few refusals.
  */
-export function authChecks(all: readonly Exchange[], grants: readonly GrantEvent[] | undefined): Check[] {
+export function authChecks(all: readonly Exchange[], grants: readonly GrantEvent[] | undefined, requests: readonly EndpointRequest[] = []): Check[] {
   return [
     // Without an authorization server (authorizationServer "none") there is no grant to read: only the loop is judged.
     ...(grants ? summarize("auth-refreshed-on-expiry", refreshedOnExpiry(all, grants)) : []),
     ...(grants ? summarize("auth-step-up-scope", steppedUp(all, grants)) : []),
+    ...(grants ? summarize("auth-one-refresh-per-token", oneRefreshPerToken(grants)) : []),
+    ...(grants ? summarize("auth-reauthorized-after-revoke", reauthorizedAfterRevoke(grants)) : []),
+    // Requests to an endpoint auth.server_faults faulted (none for any other session).
+    ...summarize("auth-server-retry-bounded", serverRetryBounded(requests)),
     ...summarize("auth-bounded-attempts", bounded(all)),
   ];
 }

@@ -15,7 +15,7 @@ import { replayChecks } from "./replay.ts";
 import { retryChecks } from "./retries.ts";
 import { sessionIdRefusalChecks } from "./session-id-refusal.ts";
 import type { SlimEntry } from "../journal/slim.ts";
-import type { GrantEvent } from "../oauth/records.ts";
+import type { EndpointRequest, GrantEvent } from "../oauth/records.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
 import { taskChecks } from "./tasks.ts";
 import { timeoutChecks } from "./timeouts.ts";
@@ -52,6 +52,8 @@ export interface CheckContext {
    * when the session runs no authorization server, and then only the auth loop is judged.
    */
   grantsSince?: (sinceMs: number) => readonly GrantEvent[] | undefined;
+  /** The requests to an authorization-server endpoint auth.server_faults faults (at most MAX_EVENTS); none otherwise. */
+  endpointRequests?: () => readonly EndpointRequest[];
   /** Awaited after each family, so a long journal lets other requests run in between (workerd has one thread). */
   pause?: () => Promise<void>;
 }
@@ -71,7 +73,7 @@ export async function runChecks(entries: readonly SlimEntry[], context: CheckCon
   }
   // Every grant the server kept (at most MAX_EVENTS), not only those after the first request: a token the client got
   // before its first MCP request (or before a reset) is still the one that expires, and its issue must be known.
-  checks.push(...authChecks(all, context.grantsSince?.(0)));
+  checks.push(...authChecks(all, context.grantsSince?.(0), context.endpointRequests?.()));
   return checks;
 }
 
@@ -79,7 +81,7 @@ export async function runChecks(entries: readonly SlimEntry[], context: CheckCon
  * The same composition at once, without yielding between families: for a journal small enough to judge in one turn
  * (tests, generated journals). `grants` are the token endpoint's answers, as `grantsSince` would give them.
  */
-export function checksOf(entries: readonly SlimEntry[], grants?: readonly GrantEvent[]): Check[] {
+export function checksOf(entries: readonly SlimEntry[], grants?: readonly GrantEvent[], requests?: readonly EndpointRequest[]): Check[] {
   const all = timeline(entries);
-  return [...FAMILIES.flatMap((family) => family(all)), ...authChecks(all, grants)];
+  return [...FAMILIES.flatMap((family) => family(all)), ...authChecks(all, grants, requests)];
 }

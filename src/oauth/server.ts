@@ -9,6 +9,8 @@ import { register } from "./register.ts";
 import type { OAuthSettings } from "./settings.ts";
 import type { OAuthStore } from "./store.ts";
 import { token } from "./token.ts";
+import { endpointFault, faultedName, type ServerFault } from "./endpoint-faults.ts";
+import { sleep } from "../base/sleep.ts";
 import { formFields, MAX_OAUTH_BODY, oauthError } from "./wire.ts";
 
 export type OAuthEndpoint = "resource-metadata" | "server-metadata" | "authorize" | "token" | "register";
@@ -37,6 +39,30 @@ export async function serveOAuth(endpoint: OAuthEndpoint, request: Request, cont
       },
     });
   }
+  const faulted = settings.serverFault?.endpoint === faultedName(endpoint) ? settings.serverFault : undefined;
+  if (faulted) return withServerFault(faulted, context.store(), context.now, () => serveEndpoint(endpoint, request, context, settings));
+  return serveEndpoint(endpoint, request, context, settings);
+}
+
+/**
+ * auth.server_faults: the faulted endpoint's `n`th request gets the fault `endpointFault` decides (an answer in place
+ * of the real one, or the real one late), and every request to it is recorded for auth-server-retry-bounded.
+ */
+async function withServerFault(fault: ServerFault, store: OAuthStore, now: number, serve: () => Promise<Response>): Promise<Response> {
+  const decision = endpointFault(fault, store.countRequest(fault.endpoint));
+  const record = (status: number, extra: { fault?: string; retryAfter?: number }) => store.recordRequest({ at: now, end: Date.now(), endpoint: fault.endpoint, status, ...extra });
+  if (decision && "answer" in decision) {
+    record(decision.answer.status, { fault: fault.fault, ...(decision.retryAfter !== undefined ? { retryAfter: decision.retryAfter } : {}) });
+    return decision.answer;
+  }
+  if (decision) await sleep(decision.delayMs);
+  const response = await serve();
+  record(response.status, decision ? { fault: fault.fault } : {});
+  return response;
+}
+
+async function serveEndpoint(endpoint: OAuthEndpoint, request: Request, context: OAuthContext, settings: OAuthSettings): Promise<Response> {
+  const { mount } = context;
   if (endpoint === "resource-metadata") return jsonResponse(200, protectedResourceMetadata(mount, settings), METADATA_HEADERS);
   if (endpoint === "server-metadata") return jsonResponse(200, authorizationServerMetadata(mount, settings), METADATA_HEADERS);
 

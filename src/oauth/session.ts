@@ -5,7 +5,7 @@ import { bearerFacts } from "./bearer.ts";
 import { mountOfMcpPath, resourceOf } from "./mount.ts";
 import { type OAuthEndpoint, serveOAuth } from "./server.ts";
 import { oauthSettings } from "./settings.ts";
-import { type GrantEvent, OAuthStore } from "./store.ts";
+import { type EndpointRequest, type GrantEvent, OAuthStore } from "./store.ts";
 
 /** What of a session's scenario its authorization server reads: the needs it declares (undefined: no scenario). */
 type NeedsOf = Pick<Scenario, "needs"> | undefined;
@@ -35,4 +35,9 @@ export function sessionBearer(request: Request, scenario: NeedsOf, sql: SqlStora
 /** The token endpoint's answers since `since` (ms), for the auth checks; undefined when the session runs no server. */
 export function sessionGrantEvents(sql: SqlStorage, scenario: NeedsOf, params: Record<string, unknown>, since: number): GrantEvent[] | undefined {
   return oauthSettings(scenario, params) ? new OAuthStore(sql).events(since) : undefined;
+}
+
+/** The requests to the endpoint an auth.server_faults session faults, for auth-server-retry-bounded; none otherwise. */
+export function sessionEndpointRequests(sql: SqlStorage, scenario: NeedsOf, params: Record<string, unknown>): EndpointRequest[] {
+  return oauthSettings(scenario, params)?.serverFault ? new OAuthStore(sql).requests(0) : [];
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Scenario } from "../mcp/scenario.ts";
+import { type ServerFault, serverFaultOf } from "./endpoint-faults.ts";
 
 /** The scopes every auth scenario's authorization server grants; a scenario's own `scope` param adds its tokens. */
 export const BASE_SCOPES = ["faultline:read", "faultline:write"] as const;
@@ -23,9 +24,13 @@ export interface OAuthSettings {
   refreshTokenSeconds: number;
   /** Every scope this server grants. */
   scopes: string[];
+  /** Every refresh is refused with invalid_grant and its grant revoked, as if the user withdrew it (auth.token_expiry). */
+  refreshRevoked: boolean;
+  /** auth.server_faults: the endpoint it faults and how. */
+  serverFault?: ServerFault;
 }
 
-const AccessSchema = z.object(OAUTH_PARAMS).partial().passthrough();
+const AccessSchema = z.object({ ...OAUTH_PARAMS, refreshRevoked: z.boolean() }).partial().passthrough();
 
 /**
  * The settings of a session running `scenario` with `params`, or undefined when it runs no authorization server: its
@@ -41,5 +46,9 @@ export function oauthSettings(scenario: Pick<Scenario, "needs"> | undefined, par
     consent: p.consent ?? false,
     refreshTokenSeconds: p.refreshTokenSeconds ?? 86_400,
     scopes: [...new Set([...BASE_SCOPES, ...own])],
+    refreshRevoked: p.refreshRevoked ?? false,
+    ...withFault(serverFaultOf(params)),
   };
 }
+
+const withFault = (serverFault: ServerFault | undefined) => (serverFault ? { serverFault } : {});

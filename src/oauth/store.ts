@@ -1,7 +1,7 @@
 import { hmacHex } from "../base/digest.ts";
-import type { ClientRow, GrantEvent } from "./records.ts";
+import type { ClientRow, EndpointRequest, GrantEvent } from "./records.ts";
 
-export type { ClientRow, GrantEvent };
+export type { ClientRow, EndpointRequest, GrantEvent };
 
 /**
  * Clients kept per session (bounded storage). Registering past it forgets a client that never got a token, the
@@ -9,7 +9,7 @@ export type { ClientRow, GrantEvent };
  * least recently used forgotten, which takes a whole authorization flow per client to bring about.
  */
 export const MAX_CLIENTS = 200;
-/** Token-endpoint events kept for the checks. */
+/** Token-endpoint events kept for the checks; requests to a faulted endpoint too. */
 export const MAX_EVENTS = 500;
 
 
@@ -166,15 +166,46 @@ export class OAuthStore {
   }
 
   recordEvent(event: GrantEvent): void {
-    this.sql.exec("INSERT INTO oauth_events (at, grant_type, scope, outcome) VALUES (?, ?, ?, ?)", event.at, event.grantType, event.scope, event.outcome);
+    this.sql.exec(
+      "INSERT INTO oauth_events (at, grant_type, scope, outcome, presented) VALUES (?, ?, ?, ?, ?)",
+      event.at, event.grantType, event.scope, event.outcome, event.presented ?? null,
+    );
     this.sql.exec("DELETE FROM oauth_events WHERE seq <= (SELECT MAX(seq) FROM oauth_events) - ?", MAX_EVENTS);
+  }
+
+  /** Counts a request to an endpoint (auth.server_faults) and returns its number, from 1. */
+  countRequest(endpoint: string): number {
+    const k = `oauth-requests:${endpoint}`;
+    return this.sql.exec<{ n: number }>("INSERT INTO counters (k, n) VALUES (?, 1) ON CONFLICT (k) DO UPDATE SET n = n + 1 RETURNING n", k).toArray()[0]!.n;
+  }
+
+  recordRequest(r: EndpointRequest): void {
+    this.sql.exec(
+      "INSERT INTO oauth_requests (at, end_at, endpoint, status, fault, retry_after) VALUES (?, ?, ?, ?, ?, ?)",
+      r.at, r.end, r.endpoint, r.status, r.fault ?? null, r.retryAfter ?? null,
+    );
+    this.sql.exec("DELETE FROM oauth_requests WHERE seq <= (SELECT MAX(seq) FROM oauth_requests) - ?", MAX_EVENTS);
+  }
+
+  /** In the order they came (a slow answer is recorded when it is sent, after requests that came later). */
+  requests(since: number): EndpointRequest[] {
+    return this.sql
+      .exec<{ at: number; end_at: number; endpoint: string; status: number; fault: string | null; retry_after: number | null }>(
+        "SELECT at, end_at, endpoint, status, fault, retry_after FROM oauth_requests WHERE at >= ? ORDER BY at, seq",
+        since,
+      )
+      .toArray()
+      .map((r) => ({ at: r.at, end: r.end_at, endpoint: r.endpoint, status: r.status, ...(r.fault ? { fault: r.fault } : {}), ...(r.retry_after !== null ? { retryAfter: r.retry_after } : {}) }));
   }
 
   events(since: number): GrantEvent[] {
     return this.sql
-      .exec<{ at: number; grant_type: string; scope: string; outcome: string }>("SELECT at, grant_type, scope, outcome FROM oauth_events WHERE at >= ? ORDER BY seq", since)
+      .exec<{ at: number; grant_type: string; scope: string; outcome: string; presented: string | null }>(
+        "SELECT at, grant_type, scope, outcome, presented FROM oauth_events WHERE at >= ? ORDER BY seq",
+        since,
+      )
       .toArray()
-      .map((r) => ({ at: r.at, grantType: r.grant_type, scope: r.scope, outcome: r.outcome }));
+      .map((r) => ({ at: r.at, grantType: r.grant_type, scope: r.scope, outcome: r.outcome, ...(r.presented ? { presented: r.presented } : {}) }));
   }
 }
 

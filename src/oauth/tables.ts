@@ -11,3 +11,10 @@ CREATE TABLE IF NOT EXISTS oauth_tokens (
 CREATE TABLE IF NOT EXISTS oauth_events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, grant_type TEXT NOT NULL, scope TEXT NOT NULL, outcome TEXT NOT NULL);
 `;
+
+/** Requests to the endpoints of a session running auth.server_faults (a later migration: src/session/layouts.ts). */
+export const OAUTH_REQUESTS_TABLE = `
+CREATE TABLE IF NOT EXISTS oauth_requests (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, end_at INTEGER NOT NULL, endpoint TEXT NOT NULL,
+  status INTEGER NOT NULL, fault TEXT, retry_after INTEGER);
+`;

@@ -23,10 +23,16 @@ export interface TokenContext {
 
 type Outcome = { response: Response; grantType: string; scope: string; outcome: string };
 
+/** The HMAC of the refresh token a refresh_token request presented (any value, known or not), for the grant event. */
+function presentedKey(fields: Record<string, string>, store: OAuthStore): { presented?: string } {
+  const value = fields.grant_type === "refresh_token" ? fields.refresh_token : undefined;
+  return value ? { presented: store.keyOf(value) } : {};
+}
+
 /** POST {issuer}/token (OAuth 2.1 §3.2): the authorization_code and refresh_token grants, each refusal with its RFC code. */
 export async function token(fields: Record<string, string>, context: TokenContext): Promise<Response> {
   const result = await grant(fields, context);
-  context.store.recordEvent({ at: context.now, grantType: result.grantType, scope: result.scope, outcome: result.outcome });
+  context.store.recordEvent({ at: context.now, grantType: result.grantType, scope: result.scope, outcome: result.outcome, ...presentedKey(fields, context.store) });
   return result.response;
 }
 
@@ -63,6 +69,12 @@ async function grant(fields: Record<string, string>, context: TokenContext): Pro
     if (row.clientId !== request.client_id) return refused(400, "invalid_grant", "the refresh token was issued to another client", row.scope);
     const target = resourceProblem(request.resource, context.mount);
     if (target) return refused(400, "invalid_target", target, row.scope);
+    if (context.settings.refreshRevoked) {
+      // The grant was withdrawn (a user revoking the app, a password change): RFC 6749 §5.2 invalid_grant, and only a
+      // whole new authorization gets tokens again.
+      context.store.revokeFamily(row.family);
+      return refused(400, "invalid_grant", "the refresh token was revoked (refreshRevoked: the grant was withdrawn); authorize again", row.scope);
+    }
     if (!context.store.useRefresh(request.refresh_token)) {
       // OAuth 2.1 §4.3.1: refresh tokens rotate, so a second use of one means it leaked; its whole grant is revoked.
       context.store.revokeFamily(row.family);

@@ -1,5 +1,5 @@
 import { JOURNAL_TABLES } from "../journal/store.ts";
-import { OAUTH_TABLES } from "../oauth/tables.ts";
+import { OAUTH_REQUESTS_TABLE, OAUTH_TABLES } from "../oauth/tables.ts";
 import { RECORDING_TABLES } from "../recording/tables.ts";
 import { TASKS_SCHEMA } from "./task-store.ts";
 import { addColumn, type StorageLayout } from "./storage-format.ts";
@@ -55,6 +55,13 @@ export const SESSION_LAYOUT: StorageLayout = {
     {
       name: "tasks of the io.modelcontextprotocol/tasks extension (src/session/task-store.ts)",
       up: (sql) => void sql.exec(TASKS_SCHEMA),
+    },
+    {
+      name: "OAuth grant events name the refresh token each refresh presented (its HMAC), and requests to the endpoints auth.server_faults faults are kept, for the checks",
+      up: (sql) => {
+        addColumn(sql, "oauth_events", "presented", "TEXT");
+        sql.exec(OAUTH_REQUESTS_TABLE);
+      },
     },
   ],
 };

@@ -9,7 +9,7 @@ import type { JournalEntry } from "../journal/entry.ts";
 import { redactNames } from "../journal/redact.ts";
 import type { JournalQuery } from "../journal/store.ts";
 import type { OAuthEndpoint } from "../oauth/server.ts";
-import { serveSessionOAuth, sessionGrantEvents } from "../oauth/session.ts";
+import { serveSessionOAuth, sessionEndpointRequests, sessionGrantEvents } from "../oauth/session.ts";
 import type { Recording } from "../recording/exchange.ts";
 import { IdleExpiry } from "./idle-expiry.ts";
 import { indexStub } from "./index-stub.ts";
@@ -188,7 +188,11 @@ export class SessionObject extends DurableObject<Env> {
     if (!record) return undefined;
     const entries = await this.parts!.journal.sinceEpoch(yieldThread);
     const scenario = findScenario(record.scenario);
-    const checks = await runChecks(entries, { grantsSince: (since) => sessionGrantEvents(this.ctx.storage.sql, scenario, record.params, since), pause: yieldThread });
+    const checks = await runChecks(entries, {
+      grantsSince: (since) => sessionGrantEvents(this.ctx.storage.sql, scenario, record.params, since),
+      endpointRequests: () => sessionEndpointRequests(this.ctx.storage.sql, scenario, record.params),
+      pause: yieldThread,
+    });
     // Whether the scenario's trouble reached the client at all, so that no check listed and "nothing to judge" differ.
     return { scenario: record.scenario, checks, exercise: exerciseOf(entries, scenario?.judging.exercisedBy ?? "fault") };
   }

@@ -97,7 +97,7 @@ test("behind an https public URL the consent cookie is Secure (in process: the s
   const query = new URLSearchParams({ response_type: "code", client_id: "flcl_x", redirect_uri: REDIRECT, code_challenge: pkce().challenge, code_challenge_method: "S256", resource: `${mount.origin}/s/demo/mcp` });
   const serve = (origin: string) =>
     serveOAuth("authorize", new Request(`http://127.0.0.1:8787/s/demo/oauth/authorize?${query}`), {
-      mount: { ...mount, origin }, settings: { consent: true, refreshTokenSeconds: 60, scopes: ["faultline:read"] }, store: () => store, vars: {}, now: Date.now(),
+      mount: { ...mount, origin }, settings: { consent: true, refreshTokenSeconds: 60, scopes: ["faultline:read"], refreshRevoked: false }, store: () => store, vars: {}, now: Date.now(),
     });
   const secure = await serve(mount.origin);
   assert.equal(secure.status, 200);

@@ -127,6 +127,7 @@ const UNDO: Record<string, readonly (string | undefined)[]> = {
     "DROP TABLE recording; DROP TABLE recording_meta; DROP TABLE replay; DROP TABLE replay_state",
     "ALTER TABLE oauth_clients DROP COLUMN used_at",
     "DROP INDEX tasks_by_created; DROP TABLE tasks",
+    "ALTER TABLE oauth_events DROP COLUMN presented; DROP TABLE oauth_requests",
   ],
   SessionIndex: [undefined, "DROP TABLE audit", "DROP TABLE uploads", "ALTER TABLE sessions DROP COLUMN proxied"],
 };
