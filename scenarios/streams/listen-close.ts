@@ -1,0 +1,75 @@
+import { z } from "zod";
+import type { Decision, FaultInput } from "../../src/faults/schema.ts";
+import { FaultSchema } from "../../src/faults/schema.ts";
+import { defineScenario } from "../../src/mcp/scenario.ts";
+
+const VARIANTS = ["graceful", "drop", "empty", "conflict_409", "reconnect_5xx", "resume_cut_before_id", "resume_cut_after_id", "empty_id"] as const;
+type Variant = (typeof VARIANTS)[number];
+
+interface Plan {
+  variant: Variant;
+  streams: number;
+  refusals: number;
+  retryMs: number;
+}
+
+const stream = (plan: Plan, fault: Omit<Extract<FaultInput, { kind: "listen_stream" }>, "kind">): FaultInput => ({
+  kind: "listen_stream",
+  ...fault,
+  ...(fault.priming && plan.retryMs > 0 ? { retryMs: plan.retryMs } : {}),
+});
+
+/** The first stream of every variant that resumes: a priming id, one event with an id, then the cut. */
+const first = (plan: Plan, close: "graceful" | "drop", events: ("with_id" | "empty_id")[] = ["with_id"]) => stream(plan, { priming: true, events, close });
+
+/** What the nth standalone GET of the session gets, or undefined once the variant's script is over (405). */
+function planFor(plan: Plan, n: number): { fault: FaultInput; why: string } | undefined {
+  switch (plan.variant) {
+    case "graceful":
+    case "drop":
+      return n <= plan.streams ? { fault: first(plan, plan.variant === "drop" ? "drop" : "graceful"), why: `stream ${n} of ${plan.streams}, ended ${plan.variant === "drop" ? "by a drop" : "gracefully"}` } : undefined;
+    case "empty":
+      return n <= plan.streams ? { fault: stream(plan, { close: "graceful" }), why: `stream ${n} of ${plan.streams}: no event at all` } : undefined;
+    case "conflict_409":
+    case "reconnect_5xx": {
+      const status = plan.variant === "conflict_409" ? 409 : 503;
+      if (n === 1) return { fault: first(plan, "drop"), why: "the first stream, dropped after one event" };
+      if (n <= plan.refusals + 1) return { fault: { kind: "http_status", status, body: "jsonrpc" }, why: `reconnect ${n - 1} of ${plan.refusals} refused with ${status}` };
+      return n === plan.refusals + 2 ? { fault: stream(plan, { events: ["with_id"], close: "graceful" }), why: "the refusals are over: a stream again" } : undefined;
+    }
+    case "resume_cut_before_id":
+    case "resume_cut_after_id": {
+      if (n === 1) return { fault: first(plan, "drop"), why: "the first stream, dropped after one event with an id" };
+      const before = plan.variant === "resume_cut_before_id";
+      if (n === 2) return { fault: stream(plan, { events: [before ? "without_id" : "with_id"], close: "drop" }), why: `the resumed stream, dropped again ${before ? "before any event with an id" : "after an event with a new id"}` };
+      return n === 3 ? { fault: stream(plan, { events: ["with_id"], close: "graceful" }), why: "the second resumption, ended gracefully" } : undefined;
+    }
+    case "empty_id":
+      if (n === 1) return { fault: first(plan, "graceful", ["with_id", "empty_id"]), why: "an event with an id, then one with an empty id: line, which resets the last event id" };
+      return n === 2 ? { fault: stream(plan, { events: ["with_id"], close: "graceful" }), why: "the reconnect after the empty id" } : undefined;
+  }
+}
+
+export default defineScenario({
+  id: "streams.listen_close",
+  title: "Standalone GET stream closes",
+  summary:
+    "Legacy eras: the standalone GET stream (2025-11-25 \"Listening for Messages from the Server\") ends the way `variant` says, and the client's reconnects are judged: graceful (a priming id, retry:, one event, then the end), drop (the same, then the body is aborted), empty (no event at all), conflict_409 and reconnect_5xx (the first stream is dropped, then `refusals` reconnects get 409 or 503), resume_cut_before_id and resume_cut_after_id (the resumed stream is cut again, before or after an event with a new id), empty_id (an event whose `id:` is empty, which resets the last event id). Once a variant's streams are over, GET gets 405, so a run ends. POSTs are answered normally. 2026-07-28 has no GET stream (GET gets 405).",
+  layer: "transport",
+  params: z.object({
+    variant: z.enum(VARIANTS).default("graceful").describe("How the stream ends, and what the reconnects meet"),
+    streams: z.number().int().min(1).max(20).default(3).describe("graceful, drop, empty: how many GET streams are served before GET gets 405"),
+    refusals: z.number().int().min(1).max(20).default(3).describe("conflict_409, reconnect_5xx: how many reconnects are refused"),
+    retryMs: z.number().int().min(0).max(60_000).default(500).describe("The retry: field of the streams that prime (0: none, so the client's own backoff is judged)"),
+  }),
+  judging: {
+    checks: ["stream-reconnect-bounded", "stream-reconnect-backoff", "stream-resumed-latest-id"],
+    cannotTell:
+      "The journal has the events Faultline sent on each stream, not the ones the client read: a client that left before an event counts as having received it. A client that opens no GET stream is not judged.",
+  },
+  example: { variant: "drop", retryMs: 500 },
+  decideGet: ({ params, count }): Decision | undefined => {
+    const planned = planFor(params, count("standalone-get"));
+    return planned ? { fault: FaultSchema.parse(planned.fault), reason: `${params.variant}: ${planned.why}` } : undefined;
+  },
+});
