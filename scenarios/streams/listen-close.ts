@@ -67,7 +67,8 @@ export default defineScenario({
     cannotTell:
       "The journal has the events Faultline sent on each stream, not the ones the client read: a client that left before an event counts as having received it. A client that opens no GET stream is not judged.",
   },
-  example: { variant: "drop", retryMs: 500 },
+  // A short retry, so a client that connects and makes a few calls reconnects before it closes.
+  example: { variant: "drop", retryMs: 100 },
   decideGet: ({ params, count }): Decision | undefined => {
     const planned = planFor(params, count("standalone-get"));
     return planned ? { fault: FaultSchema.parse(planned.fault), reason: `${params.variant}: ${planned.why}` } : undefined;

@@ -85,11 +85,12 @@ function judgeBackoff(walk: Walk, prev: Exchange, x: Exchange): Observation | un
 /** stream-reconnect-bounded: a run of fruitless reconnects, judged once it ended. */
 function judgeRun(walk: Walk): Observation | undefined {
   const run = walk.run;
-  if (run.length < 2) return undefined;
+  if (run.length === 0) return undefined;
   const seqs = run.map((x) => x.seq);
-  const what = `${run.length - 1} reconnects in a row (seq ${seqs[1]} to ${seqs.at(-1)}) got nothing: ${walk.refusedInRun} refused, ${run.length - walk.refusedInRun - (refused(run[0]!) ? 1 : 0)} empty`;
+  const span = run.length === 1 ? `seq ${seqs[0]}` : `seq ${seqs[0]} to ${seqs.at(-1)}`;
+  const what = `${run.length} reconnect${run.length === 1 ? "" : "s"} in a row (${span}) got nothing: ${walk.refusedInRun} refused, ${run.length - walk.refusedInRun} empty`;
   if (walk.refusedInRun > MAX_REFUSED_RECONNECTS) return observe("fail", `${what}; at most ${MAX_REFUSED_RECONNECTS} refused reconnects expected before the client stops.`, ...seqs);
-  if (run.length - 1 > MAX_EMPTY_RECONNECTS) return observe("warning", `${what}; the client kept reconnecting to streams with no event (at most ${MAX_EMPTY_RECONNECTS} expected).`, ...seqs);
+  if (run.length > MAX_EMPTY_RECONNECTS) return observe("warning", `${what}; the client kept reconnecting to streams with no event (at most ${MAX_EMPTY_RECONNECTS} expected).`, ...seqs);
   return observe("pass", `${what}, then the client stopped or got a stream with events.`, ...seqs);
 }
 
@@ -99,14 +100,15 @@ function walkGets(gets: readonly Exchange[], out: Record<"latest" | "backoff" | 
   const push = (list: Observation[], o: Observation | undefined) => void (o && list.push(o));
   gets.forEach((x, i) => {
     const prev = gets[i - 1];
-    const fruitless = refused(x) || empty(x);
+    // The first GET is no reconnect: only reconnects make a run.
+    const fruitless = prev !== undefined && (refused(x) || empty(x));
     if (prev) {
       push(out.latest, judgeLatestId(walk, prev, x));
       push(out.backoff, judgeBackoff(walk, prev, x));
       if (lastEventIdOf(x) !== undefined) walk.resumed = true;
     }
     if (fruitless) {
-      if (walk.run.length > 0 && prev) walk.lastGapInRun = x.start - prev.end;
+      if (walk.run.length > 0) walk.lastGapInRun = x.start - prev.end;
       walk.run.push(x);
       if (refused(x)) walk.refusedInRun++;
     } else {

@@ -1,6 +1,10 @@
 import type { Fault } from "./schema.ts";
 import { openStream, primingEvent, sseEvent, SSE_HEADERS } from "../wire/sse.ts";
 import type { Deadline } from "../wire/deadline.ts";
+import { sleep } from "../base/sleep.ts";
+
+/** How long after its last event a dropped stream is aborted. */
+const DROP_PAUSE_MS = 100;
 
 type ListenStream = Extract<Fault, { kind: "listen_stream" }>;
 
@@ -28,7 +32,12 @@ export function listenStreamResponse(fault: ListenStream, input: { waitUntil: (p
       retry = undefined;
     }
     if (retry !== undefined) await out.write(`retry: ${retry}\n\n`);
-    if (fault.close === "drop") await out.abort();
+    if (fault.close === "drop") {
+      // workerd discards what it has not yet sent once a body errors: the pause lets the last event reach the client
+      // (and so the journal's copy match what the client got) before the connection goes.
+      await sleep(DROP_PAUSE_MS);
+      await out.abort();
+    }
   });
   return new Response(readable, { status: 200, headers: { ...SSE_HEADERS, ...input.headers } });
 }
