@@ -50,11 +50,34 @@ function planFor(plan: Plan, n: number): { fault: FaultInput; why: string } | un
   }
 }
 
+/**
+ * 2026-07-28: what the nth subscriptions/listen gets, or undefined (a listen served as usual). The era has no GET
+ * stream, no event ids and no resumption, and a client may hold many subscriptions, so only graceful, drop, empty
+ * and reconnect_5xx exist there.
+ */
+function planListen(plan: Plan, n: number): { fault: FaultInput; why: string } | undefined {
+  const ack = { kind: "listen_stream" as const, events: ["with_id" as const] };
+  switch (plan.variant) {
+    case "graceful":
+      return n <= plan.streams ? { fault: { ...ack, answer: true }, why: `listen ${n} of ${plan.streams}: acknowledged, then closed with its complete result` } : undefined;
+    case "drop":
+      return n <= plan.streams ? { fault: { ...ack, close: "drop" }, why: `listen ${n} of ${plan.streams}: acknowledged, then dropped with no result` } : undefined;
+    case "empty":
+      return n <= plan.streams ? { fault: { kind: "listen_stream" }, why: `listen ${n} of ${plan.streams}: no event at all` } : undefined;
+    case "reconnect_5xx":
+      if (n === 1) return { fault: { ...ack, close: "drop" }, why: "the first listen, acknowledged, then dropped" };
+      if (n <= plan.refusals + 1) return { fault: { kind: "http_status", status: 503, body: "jsonrpc" }, why: `reconnect ${n - 1} of ${plan.refusals} refused with 503` };
+      return n === plan.refusals + 2 ? { fault: { ...ack, answer: true }, why: "the refusals are over: a listen again, closed gracefully" } : undefined;
+    default:
+      return undefined;
+  }
+}
+
 export default defineScenario({
   id: "streams.listen_close",
   title: "Standalone GET stream closes",
   summary:
-    "Legacy eras: the standalone GET stream (2025-11-25 \"Listening for Messages from the Server\") ends the way `variant` says, and the client's reconnects are judged: graceful (a priming id, retry:, one event, then the end), drop (the same, then the body is aborted), empty (no event at all), conflict_409 and reconnect_5xx (the first stream is dropped, then `refusals` reconnects get 409 or 503), resume_cut_before_id and resume_cut_after_id (the resumed stream is cut again, before or after an event with a new id), empty_id (an event whose `id:` is empty, which resets the last event id). Once a variant's streams are over, GET gets 405, so a run ends. POSTs are answered normally. 2026-07-28 has no GET stream (GET gets 405).",
+    "Legacy eras: the standalone GET stream (2025-11-25 \"Listening for Messages from the Server\") ends the way `variant` says, and the client's reconnects are judged: graceful (a priming id, retry:, one event, then the end), drop (the same, then the body is aborted), empty (no event at all), conflict_409 and reconnect_5xx (the first stream is dropped, then `refusals` reconnects get 409 or 503), resume_cut_before_id and resume_cut_after_id (the resumed stream is cut again, before or after an event with a new id), empty_id (an event whose `id:` is empty, which resets the last event id). Once a variant's streams are over, GET gets 405, so a run ends. 2026-07-28 has no GET stream (GET gets 405): there the subscriptions/listen stream is the one that ends, for graceful (acknowledged, then its complete result), drop (acknowledged, then aborted with no result), empty and reconnect_5xx; the other variants do not exist in that era. Other POSTs are answered normally.",
   layer: "transport",
   params: z.object({
     variant: z.enum(VARIANTS).default("graceful").describe("How the stream ends, and what the reconnects meet"),
@@ -69,6 +92,11 @@ export default defineScenario({
   },
   // A short retry, so a client that connects and makes a few calls reconnects before it closes.
   example: { variant: "drop", retryMs: 100 },
+  decide: ({ params, request, counters }): Decision | undefined => {
+    if (request.era !== "modern" || request.method !== "subscriptions/listen") return undefined;
+    const planned = planListen(params, counters.method);
+    return planned ? { fault: FaultSchema.parse(planned.fault), reason: `${params.variant}: ${planned.why}` } : undefined;
+  },
   decideGet: ({ params, count }): Decision | undefined => {
     const planned = planFor(params, count("standalone-get"));
     return planned ? { fault: FaultSchema.parse(planned.fault), reason: `${params.variant}: ${planned.why}` } : undefined;

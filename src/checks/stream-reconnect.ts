@@ -1,12 +1,15 @@
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import type { Exchange } from "./exchange.ts";
+import { clientKey } from "../journal/retry-origin.ts";
 import { NO_BACKOFF_MS } from "./retries.ts";
 
 /**
  * Reconnects of the standalone GET stream (2025-11-25 transports, "Listening for Messages from the Server" and
- * "Resumability and Redelivery"), judged from the wire in one pass over each client's GETs: the client resumes with
- * GET and Last-Event-ID, the latest event id it was sent, after waiting the stream's `retry:` (a MUST in 2025-11-25);
- * refused reconnects (409, 5xx) end, and the waits between them do not shrink. The journal has what Faultline sent on
+ * "Resumability and Redelivery") and of subscriptions/listen (2026-07-28, where a close without the listen's result
+ * "indicates an unexpected disconnect, which the client MAY treat as a trigger to reconnect"), judged from the wire in
+ * one pass over each client's streams: the client resumes with GET and Last-Event-ID, the latest event id it was sent,
+ * after waiting the stream's `retry:` (a MUST in 2025-11-25); refused reconnects (409, 5xx) end, and the waits
+ * between them do not shrink. 2026-07-28 has no event ids, so there only the bound and the backoff apply. The journal has what Faultline sent on
  * each stream, not what the client read, and a client that sent nothing more may be waiting or may have closed.
  */
 
@@ -17,8 +20,10 @@ export const MAX_EMPTY_RECONNECTS = 10;
 /** A stream's end is stamped when its journal copy was read to the end; this much early is forgiven (as in stream-recovery.ts). */
 const CLOCK_SLACK_MS = 50;
 
-/** A GET that resumes no call: the standalone stream, or a reconnect of it. */
-const standalone = (x: Exchange) => x.httpMethod === "GET" && x.method === undefined;
+/** A GET that resumes no call (the standalone stream, or a reconnect of it), or a 2026-07-28 subscriptions/listen. */
+const standalone = (x: Exchange) => (x.httpMethod === "GET" && x.method === undefined) || (x.httpMethod === "POST" && x.method === "subscriptions/listen");
+/** Whose stream it is: a legacy MCP session's, or (2026-07-28 has none) the clientInfo's. */
+const clientOf = (x: Exchange) => (x.sessionId !== undefined ? `session:${x.sessionId}` : `client:${x.entry.client ?? clientKey(x.entry.clientInfo) ?? ""}`);
 const lastEventIdOf = (x: Exchange) => x.entry.request.headers["last-event-id"];
 /** Refused: an error status other than 405 (which says no GET stream is offered at all). */
 const refused = (x: Exchange) => x.status >= 400 && x.status !== 405;
@@ -132,7 +137,7 @@ export function streamReconnectChecks(all: readonly Exchange[]): Check[] {
   const faulted = new Set<string>();
   for (const x of all) {
     if (!standalone(x)) continue;
-    const key = x.sessionId ?? "";
+    const key = clientOf(x);
     const list = byClient.get(key) ?? [];
     if (list.length === 0) byClient.set(key, list);
     list.push(x);

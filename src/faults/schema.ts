@@ -88,6 +88,7 @@ export const FaultSchema = z.discriminatedUnion("kind", [
     priming: z.boolean().default(false).describe("Send a priming event first (an event id with empty data)"),
     retryMs: z.number().int().min(1).max(60_000).optional().describe("The SSE retry field, sent with the first event"),
     close: z.enum(["graceful", "drop"]).default("graceful").describe("graceful: the body ends; drop: the body is aborted, as a connection lost"),
+    answer: z.boolean().default(false).describe("2026-07-28 subscriptions/listen: end with the listen request's complete result (its graceful closure)"),
   }),
   z.object({ kind: z.literal("malformed"), variant: z.enum(["invalid_json", "truncated_json", "wrong_content_type", "html_page"]) }),
   z.object({ kind: z.literal("envelope"), variant: z.enum(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"]) }),

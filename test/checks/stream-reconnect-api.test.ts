@@ -7,7 +7,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { parseSse } from "../../src/classify/index.ts";
 import type { Check } from "../../src/checks/index.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
-import { createSession, legacySession, useServer } from "../helpers/server.ts";
+import { createSession, legacySession, postModern, useServer } from "../helpers/server.ts";
 
 // streams.listen_close on the real server, judged by GET /api/sessions/{id}/checks: the official SDK v1 and v2 clients
 // (2025-11-25, both open the standalone GET stream after initialize and reconnect it), and small fetch clients that
@@ -29,6 +29,19 @@ async function checksAfterGets(sessionId: string, count: number): Promise<{ gets
     await sleep(50);
   }
   throw new Error(`the journal never held ${count} GETs`);
+}
+
+/** The session's subscriptions/listen POSTs once `count` of them are journalled, then the family's checks. */
+async function checksAfterListens(sessionId: string, count: number): Promise<{ checks: Record<string, Check> }> {
+  for (let tries = 0; tries < 300; tries++) {
+    const { entries } = (await (await fetch(`${server.url}/api/sessions/${sessionId}/journal?limit=1000`)).json()) as { entries: JournalEntry[] };
+    if (entries.filter((e) => e.rpc.method === "subscriptions/listen").length >= count) {
+      const { checks } = (await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] };
+      return { checks: Object.fromEntries(checks.filter((c) => RECONNECT_IDS.includes(c.id)).map((c) => [c.id, c])) };
+    }
+    await sleep(50);
+  }
+  throw new Error(`the journal never held ${count} listens`);
 }
 
 const statuses = (checks: Record<string, Check>) => Object.fromEntries(Object.entries(checks).map(([id, c]) => [id, c.status]));
@@ -74,6 +87,33 @@ async function scripted(mcpUrl: string, sessionId: string, max: number, next: (m
 
 /** The latest id the streams sent ("" after an empty id:), as the SSE standard keeps it; undefined before any. */
 const latestId = (met: Met[]) => met.flatMap((m) => m.ids).at(-1);
+
+/** A 2026-07-28 subscriptions/listen, read to its end (or its drop): its status, the methods (or result) of its events. */
+async function listen(mcpUrl: string, id: number): Promise<{ status: number; messages: string[]; dropped: boolean }> {
+  const res = await postModern(mcpUrl, id, "subscriptions/listen", { notifications: { toolsListChanged: true } });
+  if (res.status !== 200) return await res.arrayBuffer(), { status: res.status, messages: [], dropped: false };
+  let text = "";
+  let dropped = false;
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value, { stream: true });
+  } catch {
+    dropped = true;
+  }
+  const messages = parseSse(text).events.map((e) => JSON.parse(e.data) as { method?: string; result?: { resultType?: string } }).map((m) => m.method ?? `result ${m.result?.resultType}`);
+  return { status: 200, messages, dropped };
+}
+
+/** A 2026-07-28 client that listens again after each end, waiting `waitMs(attempt)`, until `max` listens. */
+async function relisten(mcpUrl: string, max: number, waitMs: (attempt: number) => number) {
+  const met = [await listen(mcpUrl, 1)];
+  while (met.length < max) {
+    await sleep(waitMs(met.length));
+    met.push(await listen(mcpUrl, met.length + 1));
+  }
+  return met;
+}
 
 async function v1(t: TestContext, mcpUrl: string) {
   const client = new ClientV1({ name: "reconnect-v1", version: "0.0.0" });
@@ -222,4 +262,40 @@ test("a fetch client that reconnects in a tight loop to empty streams is warned 
   assert.equal(checks["stream-reconnect-bounded"]?.status, "warning");
   assert.match(checks["stream-reconnect-bounded"]!.message, /12 reconnects in a row .* 0 refused, 12 empty/);
   assert.equal(checks["stream-reconnect-backoff"]?.status, "fail");
+});
+
+// ---- 2026-07-28: subscriptions/listen ----
+
+test("2026-07-28: a client that listens again after a dropped listen and backs off between 503s passes bounded and backoff", async () => {
+  const session = await createSession(server, "streams.listen_close", { variant: "reconnect_5xx", refusals: 2 });
+  const met = await relisten(session.mcpUrl, 4, (attempt) => 150 * 2 ** attempt);
+  assert.deepEqual(met.map((m) => [m.status, m.messages, m.dropped]), [
+    [200, ["notifications/subscriptions/acknowledged"], true],
+    [503, [], false],
+    [503, [], false],
+    [200, ["notifications/subscriptions/acknowledged", "result complete"], false],
+  ]);
+  const { checks } = await checksAfterListens(session.id, 4);
+  assert.deepEqual(statuses(checks), { "stream-reconnect-bounded": "pass", "stream-reconnect-backoff": "pass" });
+});
+
+test("2026-07-28: a client that listens again in a tight loop to 503s fails stream-reconnect-bounded and stream-reconnect-backoff", async () => {
+  const session = await createSession(server, "streams.listen_close", { variant: "reconnect_5xx", refusals: 8 });
+  await relisten(session.mcpUrl, 9, () => 0);
+  const { checks } = await checksAfterListens(session.id, 9);
+  assert.deepEqual(statuses(checks), { "stream-reconnect-bounded": "fail", "stream-reconnect-backoff": "fail" });
+});
+
+test("2026-07-28: the variants without a meaning there (conflict_409) leave subscriptions/listen alone: the fault never fires", async () => {
+  const session = await createSession(server, "streams.listen_close", { variant: "conflict_409" });
+  const controller = new AbortController();
+  const res = await postModern(session.mcpUrl, 1, "subscriptions/listen", { notifications: { toolsListChanged: true } }, { signal: controller.signal });
+  assert.equal(res.status, 200);
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const first = new TextDecoder().decode((await reader.read()).value);
+  assert.match(first, /notifications\/subscriptions\/acknowledged/);
+  controller.abort();
+  await reader.cancel().catch(() => undefined);
+  const { entries } = (await (await fetch(`${server.url}/api/sessions/${session.id}/journal?limit=10`)).json()) as { entries: JournalEntry[] };
+  assert.equal(entries.filter((e) => e.fault !== undefined).length, 0);
 });
