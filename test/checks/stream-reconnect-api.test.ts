@@ -299,3 +299,14 @@ test("2026-07-28: the variants without a meaning there (conflict_409) leave subs
   const { entries } = (await (await fetch(`${server.url}/api/sessions/${session.id}/journal?limit=10`)).json()) as { entries: JournalEntry[] };
   assert.equal(entries.filter((e) => e.fault !== undefined).length, 0);
 });
+
+test("a session with an unknown variant is refused with 400 naming params.variant", async () => {
+  const res = await fetch(`${server.url}/api/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ scenario: "streams.listen_close", params: { variant: "sideways" } }),
+  });
+  assert.equal(res.status, 400);
+  const { error } = (await res.json()) as { error: { issues: { path: string }[] } };
+  assert.deepEqual(error.issues.map((i) => i.path), ["params.variant"]);
+});
