@@ -88,7 +88,7 @@ export default defineScenario({
   judging: {
     checks: ["stream-reconnect-bounded", "stream-reconnect-backoff", "stream-resumed-latest-id"],
     cannotTell:
-      "The journal has the events Faultline sent on each stream, not the ones the client read: a client that left before an event counts as having received it. A client that opens no GET stream is not judged.",
+      "which events the client read: it has what Faultline sent on each stream, so a client that left before an event counts as having received it; and whether a client that sent nothing more is waiting or has closed (a client that opens no stream is not judged)",
   },
   // A short retry, so a client that connects and makes a few calls reconnects before it closes.
   example: { variant: "drop", retryMs: 100 },
