@@ -29,7 +29,8 @@ import type { Decision, Fault } from "../faults/schema.ts";
 import { isTransportFault } from "../faults/schema.ts";
 import { perform, replyWith, type PerformInput } from "../faults/perform.ts";
 import type { Deadline } from "../wire/deadline.ts";
-import { errorMessage, type RpcError } from "../wire/jsonrpc.ts";
+import { ErrorCode, errorMessage, type RpcError } from "../wire/jsonrpc.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { SSE_HEADERS, sseEvent } from "../wire/sse.ts";
 import { MODERN_VERSION } from "../wire/versions.ts";
 import { builtinSource } from "./builtin.ts";
@@ -87,6 +88,12 @@ export async function handleMcp<Trace = never>(
 async function standaloneGet<Trace>(exchange: Exchange): Promise<Handled<Trace> | undefined> {
   const { headers, session, active } = exchange;
   if (!active.scenario.decideGet || headers["mcp-protocol-version"] === MODERN_VERSION || !(headers.accept ?? "").includes("text/event-stream")) return undefined;
+  // 2025-11-25 transports: a request with a session id the server does not know (or has ended) MUST get 404. Counted
+  // before nothing, so made-up ids move no count.
+  const mcpSessionId = headers["mcp-session-id"];
+  if (mcpSessionId !== undefined && (session.getMcpSession(mcpSessionId)?.ended ?? true)) {
+    return { response: jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, "Session not found")), deadline: exchange.deadline };
+  }
   const decision = active.scenario.decideGet({ params: active.params, headers, count: (key) => session.count(`scenario:${key}`), now: session.now() });
   if (!decision) return undefined;
   const response = await perform(decision.fault, {

@@ -310,3 +310,21 @@ test("a session with an unknown variant is refused with 400 naming params.varian
   const { error } = (await res.json()) as { error: { issues: { path: string }[] } };
   assert.deepEqual(error.issues.map((i) => i.path), ["params.variant"]);
 });
+
+test("a GET stream with an Mcp-Session-Id the server does not know, or has ended, gets 404 and no stream", async () => {
+  const session = await createSession(server, "streams.listen_close", { variant: "empty_id" });
+  const get = (id: string) => fetch(session.mcpUrl, { headers: { accept: "text/event-stream", "mcp-session-id": id, "mcp-protocol-version": VERSION } });
+  const unknown = await get("no-such-mcp-session");
+  assert.equal(unknown.status, 404);
+  assert.match(await unknown.text(), /Session not found/);
+  const { sessionId } = await legacySession(session.mcpUrl, VERSION);
+  const ended = await fetch(session.mcpUrl, { method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": VERSION } });
+  assert.equal(ended.status, 204);
+  const after = await get(sessionId);
+  assert.equal(after.status, 404);
+  await after.arrayBuffer();
+  // Neither counted as a GET of the scenario: the next real client still gets the first stream.
+  const fresh = await legacySession(session.mcpUrl, VERSION);
+  const met = await getStream(session.mcpUrl, fresh.sessionId);
+  assert.equal(met.ids.length, 3, "empty_id's first stream (the priming id, one event, one empty id), not its second");
+});
