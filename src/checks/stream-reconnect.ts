@@ -73,7 +73,7 @@ function judgeBackoff(walk: Walk, prev: Exchange, x: Exchange): Observation | un
   const gap = x.start - prev.end;
   // Opened while the previous stream was still open: a second stream, not a reconnect.
   if (gap < 0) return undefined;
-  const after = `${gap} ms after the ${refused(prev) ? `${prev.status} to` : "end of"} GET seq ${prev.seq}`;
+  const after = `${gap} ms after the ${refused(prev) ? `${prev.status} to` : "end of"} ${prev.httpMethod === "GET" ? "GET" : "subscriptions/listen"} seq ${prev.seq}`;
   if (walk.retryMs !== undefined) {
     return gap + CLOCK_SLACK_MS >= walk.retryMs
       ? observe("pass", `The client reconnected ${after}; the stream asked for retry: ${walk.retryMs}.`, prev.seq, x.seq)
