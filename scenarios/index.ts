@@ -24,6 +24,7 @@ import slowDrip from "./timeouts/slow-drip.ts";
 import neverComplete from "./timeouts/never-complete.ts";
 import cutBeforeResponse from "./streams/cut-before-response.ts";
 import cutWithResume from "./streams/cut-with-resume.ts";
+import listenClose from "./streams/listen-close.ts";
 import invalidJson from "./malformed/invalid-json.ts";
 import truncatedJson from "./malformed/truncated-json.ts";
 import wrongContentType from "./malformed/wrong-content-type.ts";
@@ -53,7 +54,7 @@ import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts"
 /** The registry: one import and one entry per scenario file. */
 export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jsonrpcError, toolError, approval,
   decline, urlMode, sdkV2, unauthorized, insufficientScope, tokenExpiry, serverFaults, catalogMutation, badCursor, expireAfter, missingId, script,
-  statusPerMethod, stallBeforeHeaders, stallMidStream, slowDrip, neverComplete, cutBeforeResponse, cutWithResume,
+  statusPerMethod, stallBeforeHeaders, stallMidStream, slowDrip, neverComplete, cutBeforeResponse, cutWithResume, listenClose,
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,

@@ -17,6 +17,7 @@ import { sessionIdRefusalChecks } from "./session-id-refusal.ts";
 import type { SlimEntry } from "../journal/slim.ts";
 import type { EndpointRequest, GrantEvent } from "../oauth/records.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
+import { streamReconnectChecks } from "./stream-reconnect.ts";
 import { taskChecks } from "./tasks.ts";
 import { timeoutChecks } from "./timeouts.ts";
 import { toolErrorChecks } from "./tool-error.ts";
@@ -37,6 +38,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   badAnswerChecks,
   sessionIdRefusalChecks,
   (all) => streamRecoveryChecks(all),
+  streamReconnectChecks,
   timeoutChecks,
   progressChecks,
   catalogChangeChecks,

@@ -9,6 +9,7 @@ import { sleep } from "../base/sleep.ts";
 import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
 import { sessionExpiredResponse } from "./session-expired.ts";
 import { intermediaryPageResponse } from "./intermediary-pages.ts";
+import { listenStreamResponse } from "./listen-stream.ts";
 
 type Message = Record<string, unknown>;
 
@@ -180,6 +181,8 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
         const unbuffered = { "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", "content-encoding": "identity" };
         return dripResponse(body, fault.chunkBytes, fault.intervalMs, { ...type, ...unbuffered, ...answered.headers }, answered);
       });
+    case "listen_stream":
+      return listenStreamResponse(fault, input);
     case "malformed":
       return malformed(fault.variant, input);
     case "envelope":

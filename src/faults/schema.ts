@@ -103,6 +103,18 @@ export const FaultSchema = z.discriminatedUnion("kind", [
     priming: z.boolean().default(false).describe("Legacy only: send a priming event id and retry so the client can resume with Last-Event-ID"),
     retryMs: z.number().int().min(0).max(60_000).default(500),
   }),
+  z.object({
+    kind: z.literal("listen_stream"),
+    events: z
+      .array(z.enum(["with_id", "without_id", "empty_id"]))
+      .max(16)
+      .default([])
+      .describe("What the stream sends, in order: a notification with a fresh event id, one without an id, one with an empty `id:` line"),
+    priming: z.boolean().default(false).describe("Send a priming event first (an event id with empty data)"),
+    retryMs: z.number().int().min(1).max(60_000).optional().describe("The SSE retry field, sent with the first event"),
+    close: z.enum(["graceful", "drop"]).default("graceful").describe("graceful: the body ends; drop: the body is aborted, as a connection lost"),
+    answer: z.boolean().default(false).describe("2026-07-28 subscriptions/listen: end with the listen request's complete result (its graceful closure)"),
+  }),
   z.object({ kind: z.literal("malformed"), variant: z.enum(["invalid_json", "truncated_json", "wrong_content_type", "html_page"]) }),
   z.object({ kind: z.literal("envelope"), variant: z.enum(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"]) }),
   z.object({ kind: z.literal("bad_result"), variant: BadResultVariantSchema }),

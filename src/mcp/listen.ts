@@ -2,10 +2,9 @@ import { isRecord, resultMessage, type RequestId } from "../wire/jsonrpc.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import type { ListChange, SessionRuntime } from "./runtime.ts";
 import { openStream, sseComment, sseEvent, SSE_HEADERS } from "../wire/sse.ts";
-import { META, SERVER_INFO } from "../wire/versions.ts";
+import { META, SERVER_INFO, SUBSCRIPTION_ID } from "../wire/versions.ts";
 
-/** Tags every notification on a subscriptions/listen stream, and its closing result (2026-07-28). */
-export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+export { SUBSCRIPTION_ID };
 
 const LISTEN_KEEPALIVE_MS = 15_000;
 const LISTEN_MAX_MS = 10 * 60_000;

@@ -29,8 +29,10 @@ import type { Decision, Fault } from "../faults/schema.ts";
 import { isTransportFault } from "../faults/schema.ts";
 import { perform, replyWith, type PerformInput } from "../faults/perform.ts";
 import type { Deadline } from "../wire/deadline.ts";
-import { errorMessage, type RpcError } from "../wire/jsonrpc.ts";
+import { ErrorCode, errorMessage, type RpcError } from "../wire/jsonrpc.ts";
+import { jsonResponse } from "../wire/response.ts";
 import { SSE_HEADERS, sseEvent } from "../wire/sse.ts";
+import { MODERN_VERSION } from "../wire/versions.ts";
 import { builtinSource } from "./builtin.ts";
 import type { Effects, Facts, Handled, MessageFacts } from "./facts.ts";
 import { lowerHeaders, readPost } from "./read.ts";
@@ -56,6 +58,8 @@ export async function handleMcp<Trace = never>(
   if (source.rules === "own" && exchange.headers["mcp-session-id"] !== undefined) session.track?.(deadline);
   const kept = request.method === "GET" ? resumed<Trace>(exchange.headers, session) : undefined;
   if (kept) return kept;
+  const standalone = request.method === "GET" && source.rules === "own" ? await standaloneGet<Trace>(exchange) : undefined;
+  if (standalone) return standalone;
   if (request.method !== "POST") return source.other(exchange);
 
   const read = await readPost(request, exchange.headers, session, source.tools);
@@ -74,6 +78,34 @@ export async function handleMcp<Trace = never>(
     ...toolEffects(facts, answered.effects),
     ...(answered.trace ? { proxied: answered.trace } : {}),
   };
+}
+
+/**
+ * Legacy eras: a standalone GET stream as the scenario decides it (2025-11-25 transports, "Listening for Messages from
+ * the Server": the server MUST return text/event-stream or 405), or undefined when the scenario decides none, which
+ * leaves the GET to the source (405). A GET that names 2026-07-28 gets none: that era has no GET stream.
+ */
+async function standaloneGet<Trace>(exchange: Exchange): Promise<Handled<Trace> | undefined> {
+  const { headers, session, active } = exchange;
+  if (!active.scenario.decideGet || headers["mcp-protocol-version"] === MODERN_VERSION || !(headers.accept ?? "").includes("text/event-stream")) return undefined;
+  // 2025-11-25 transports: a request with a session id the server does not know (or has ended) MUST get 404. Counted
+  // before nothing, so made-up ids move no count.
+  const mcpSessionId = headers["mcp-session-id"];
+  if (mcpSessionId !== undefined && (session.getMcpSession(mcpSessionId)?.ended ?? true)) {
+    return { response: jsonResponse(404, errorMessage(undefined, ErrorCode.InvalidRequest, "Session not found")), deadline: exchange.deadline };
+  }
+  const decision = active.scenario.decideGet({ params: active.params, headers, count: (key) => session.count(`scenario:${key}`), now: session.now() });
+  if (!decision) return undefined;
+  const response = await perform(decision.fault, {
+    era: "legacy",
+    requestId: undefined,
+    stream: true,
+    reply: replyWith(undefined),
+    origin: exchange.origin,
+    waitUntil: (promise) => session.waitUntil(promise),
+    deadline: exchange.deadline,
+  });
+  return { response, decision, deadline: exchange.deadline };
 }
 
 /** Only a tools/call request runs a tool, so only its entry says whether it ran. */

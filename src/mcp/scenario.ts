@@ -49,6 +49,16 @@ export interface DecideInput<P> {
   now: number;
 }
 
+/** What a scenario may look at when it decides a standalone GET stream (legacy eras): the GET's headers, and counts. */
+export interface DecideGetInput<P> {
+  params: P;
+  /** Lower-cased header names (Mcp-Session-Id, Last-Event-ID, ...). */
+  headers: Record<string, string>;
+  /** Counts one more under a scenario-defined key and returns the new count. */
+  count(key: string): number;
+  now: number;
+}
+
 export type Layer = "transport" | "protocol" | "interaction" | "application";
 
 /**
@@ -102,6 +112,12 @@ export interface Scenario<P = unknown> {
   /** Method handlers this scenario adds or replaces (resources, prompts, ...). */
   handlers?: (params: P) => Record<string, Handler>;
   decide?(input: DecideInput<P>): Decision | undefined;
+  /**
+   * Legacy eras: what a standalone GET stream (one that resumes no kept stream) gets. Without it, or when it returns
+   * undefined, the GET is answered 405 (the server offers no such stream). It serves the stream itself, so a scenario
+   * that has it cannot run in front of an upstream.
+   */
+  decideGet?(input: DecideGetInput<P>): Decision | undefined;
   /** What it needs of its session; nothing when absent. */
   needs?: ScenarioNeeds;
   /** The checks that judge the client under it, and how a run tells that it was exercised. */

@@ -10,6 +10,7 @@ import type { Scenario } from "../mcp/scenario.ts";
 export function proxyRefusal(scenario: Scenario): string | undefined {
   if (scenario.tools) return `scenario '${scenario.id}' serves tools of its own, which the upstream does not have; it cannot run in front of an upstream`;
   if (scenario.handlers) return `scenario '${scenario.id}' answers some methods itself (a catalogue, resources or prompts of its own) in the upstream's place; it cannot run in front of an upstream`;
+  if (scenario.decideGet) return `scenario '${scenario.id}' serves the standalone GET stream itself, in the upstream's place; it cannot run in front of an upstream`;
   if (scenario.needs?.ownMcpSessions) return `scenario '${scenario.id}' counts requests per MCP session, and the upstream owns the MCP sessions; it cannot run in front of an upstream`;
   return undefined;
 }

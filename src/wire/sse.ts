@@ -46,6 +46,8 @@ export interface StreamWriter {
   /** Resolves once the stream is closed, for whatever reason. */
   readonly ended: Promise<void>;
   close(): Promise<void>;
+  /** Ends the body with an error instead of its end, as a lost connection looks to the client. */
+  abort(): Promise<void>;
 }
 
 export interface StreamOptions {
@@ -81,6 +83,12 @@ export function openStream(options: StreamOptions, body: (out: StreamWriter) => 
     },
     ended,
     close,
+    abort: async () => {
+      if (!open) return;
+      open = false;
+      finish();
+      await writer.abort(new Error("stream dropped (injected by Faultline)")).catch(() => undefined);
+    },
   };
   const deadline = options.deadline;
   const timer = deadline

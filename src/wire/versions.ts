@@ -14,6 +14,9 @@ export const META = {
   logLevel: "io.modelcontextprotocol/logLevel",
 } as const;
 
+/** Tags every notification on a subscriptions/listen stream, and its closing result (2026-07-28). */
+export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
 export const SERVER_INFO = { name: "faultline", title: "Faultline", version: "0.1.0" } as const;
 
 /** Sent in the initialize result (legacy) and the server/discover result (2026-07-28). */

@@ -9,7 +9,7 @@ import { Deadline } from "../../src/wire/deadline.ts";
 // declares the mode beside the fault any more: it is what perform's branch reads, which is what this test checks.
 
 const SESSION_EXPIRED_VARIANTS = SessionExpiredVariantSchema.options;
-const REPLACE = new Set(["http_status", "rate_limited", "unauthorized", "insufficient_scope", ...SESSION_EXPIRED_VARIANTS.map((v) => `session_expired (${v})`), "unsupported_version", "jsonrpc_error", "tool_error", "hang", "malformed (invalid_json)", "malformed (html_page)"]);
+const REPLACE = new Set(["http_status", "rate_limited", "unauthorized", "insufficient_scope", ...SESSION_EXPIRED_VARIANTS.map((v) => `session_expired (${v})`), "unsupported_version", "jsonrpc_error", "tool_error", "hang", "malformed (invalid_json)", "malformed (html_page)", "listen_stream"]);
 
 /** One fault per kind, and per variant where the variant changes what the fault needs. */
 const SAMPLES: FaultInput[] = [
@@ -37,6 +37,7 @@ const SAMPLES: FaultInput[] = [
   { kind: "rate_limited" },
   ...SESSION_EXPIRED_VARIANTS.map((variant) => ({ kind: "session_expired" as const, variant })),
   { kind: "unsupported_version" },
+  { kind: "listen_stream", events: ["with_id"] },
 ];
 
 /** Performs the fault on a tools/call in `era` and reads the whole response; true when the answer was asked for. */
