@@ -21,6 +21,7 @@ export default defineScenario({
     .refine((p) => p.authorizationServer === "builtin", { path: ["authorizationServer"], message: "auth.server_faults faults the session's own authorization server, so it needs authorizationServer \"builtin\"" }),
   judging: {
     checks: ["auth-server-retry-bounded", "auth-bounded-attempts"],
+    reachedBy: ["auth-server-retry-bounded"],
     cannotTell: "whether the client reached the faulted endpoint: it holds the MCP side only, and auth-server-retry-bounded, read from the authorization server's own records, is absent when the client never did",
   },
   example: { endpoint: "token", fault: "429", times: 2, retryAfter: 1 },

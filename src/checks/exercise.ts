@@ -65,14 +65,29 @@ export interface Exercise {
   faultEntries: number[];
   /** The journal's account: where the fault fired and what followed, or why it never did. */
   reading: string;
+  /**
+   * For a scenario whose trouble lies beyond its journalled fault (`judging.reachedBy`): whether one of those checks
+   * is present, which is what shows the client got that far.
+   */
+  reached?: boolean;
 }
 
-export function exerciseOf(journal: readonly ExerciseLine[], exercisedBy: ExercisedBy): Exercise {
+/** A scenario's `judging.reachedBy`, and the ids of the checks the journal gave. */
+export interface Reach {
+  by: readonly string[];
+  present: readonly string[];
+}
+
+export function exerciseOf(journal: readonly ExerciseLine[], exercisedBy: ExercisedBy, reach?: Reach): Exercise {
   const faulted = journal.filter((line) => line.fault !== undefined);
   const reading = exercisedBy === "answers" && faulted.length === 0
     ? `the scenario's trouble is in its answers, which the journal does not mark as a fault: ${describeRequests(journal)}`
     : exercisedBy === "control" && faulted.length === 0
     ? `a control scenario, nothing was faulted: ${describeRequests(journal)}`
     : describeFired(journal);
-  return { exercisedBy, fired: faulted.length, faultEntries: faulted.slice(0, MAX_LISTED).map((l) => l.seq), reading };
+  const exercise = { exercisedBy, fired: faulted.length, faultEntries: faulted.slice(0, MAX_LISTED).map((l) => l.seq), reading };
+  if (reach === undefined || reach.by.length === 0) return exercise;
+  const reached = reach.present.some((id) => reach.by.includes(id));
+  const beyond = reached ? `; ${reach.by.join(" or ")} shows the scenario's own trouble reached the client` : `; but ${reach.by.join(" or ")}, which would show the scenario's own trouble reached the client, is absent`;
+  return { ...exercise, reading: reading + beyond, reached };
 }

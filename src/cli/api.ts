@@ -7,6 +7,7 @@ import { ServerError } from "./errors.ts";
 const JudgingSchema = z.object({
   checks: z.array(z.string()),
   exercisedBy: z.enum(["fault", "answers", "control"]).optional(),
+  reachedBy: z.array(z.string()).optional(),
   needsOutside: z.string().optional(),
 });
 const CreatedSessionSchema = z.object({ id: z.string(), mcpUrl: z.string(), judging: JudgingSchema.optional() });

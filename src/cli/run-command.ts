@@ -55,7 +55,8 @@ async function runScenario(api: FaultlineApi, choice: ScenarioChoice, options: R
     const [journal, checks] = await Promise.all([api.journal(session.id), api.checks(session.id)]);
     if (options.keep) process.stderr.write(`faultline: kept session ${session.id} (${choice.id}): ${session.mcpUrl}\n`);
     const exercisedBy = session.judging?.exercisedBy ?? "fault";
-    return { scenario: choice.id, params: choice.params, sessionId: session.id, mcpUrl: session.mcpUrl, timeoutMs: options.timeoutMs, durationMs, exercisedBy, child, journal, checks };
+    const reachedBy = session.judging?.reachedBy;
+    return { scenario: choice.id, params: choice.params, sessionId: session.id, mcpUrl: session.mcpUrl, timeoutMs: options.timeoutMs, durationMs, exercisedBy, ...(reachedBy ? { reachedBy } : {}), child, journal, checks };
   } finally {
     if (!options.keep) await api.deleteSession(session.id);
   }

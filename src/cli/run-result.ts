@@ -14,6 +14,8 @@ export interface ScenarioRun {
   durationMs: number;
   /** How the server says this scenario is exercised (its `judging`); `fault` when a server does not say. */
   exercisedBy: ExercisedBy;
+  /** The checks of which one must be present for the scenario's trouble to count as reached (its `judging.reachedBy`). */
+  reachedBy?: readonly string[];
   child: ChildOutcome;
   /** The session's journal: every exchange the client had with it, with the fault the scenario chose. */
   journal: JournalLine[];
@@ -101,6 +103,8 @@ function judgeChecks(run: ScenarioRun, fired: number): { judgement: Judgement; w
     const firedSaid = kind !== "answers" && fired > 0 ? `the fault fired ${plural(fired, "time")}; ` : "";
     return { judgement: "fail", why: `${firedSaid}${plural(t.fail, "check")} failed: ${ids("fail")}` };
   }
+  const unreached = unreachedBy(run);
+  if (unreached !== undefined) return { judgement: "not exercised", why: unreached };
   const judged = t.pass + t.warning > 0;
   const checksSaid = `${plural(t.pass, "check")} passed${t.warning > 0 ? `, ${plural(t.warning, "warning")} (${ids("warning")})` : ""}`;
   if (kind === "answers") {
@@ -120,6 +124,14 @@ function judgeChecks(run: ScenarioRun, fired: number): { judgement: Judgement; w
   }
   if (!judged) return { judgement: "not judged", why: `no check judged what the client did: ${describeFired(run.journal)}${infoOnly(run)}` };
   return { judgement: "pass", why: `the fault fired ${plural(fired, "time")}; ${checksSaid}: ${ids("pass") || ids("warning")}` };
+}
+
+/** Why the scenario's trouble beyond its journalled fault was not reached: none of its `reachedBy` checks is present. */
+function unreachedBy(run: ScenarioRun): string | undefined {
+  if (run.reachedBy === undefined || run.reachedBy.length === 0) return undefined;
+  if (run.checks.some((c) => run.reachedBy!.includes(c.id))) return undefined;
+  const named = run.reachedBy.join(" or ");
+  return `the journalled fault is only the way in, and ${named}, which shows the scenario's own trouble reached the client, is absent: ${describeRequests(run.journal)}${infoOnly(run)}`;
 }
 
 function infoOnly(run: ScenarioRun): string {

@@ -91,6 +91,12 @@ export interface Judging {
    * nothing to fault, so a run passes on the client's own success.
    */
   exercisedBy?: "fault" | "answers" | "control";
+  /**
+   * When the journalled fault is only the way in and the scenario's own trouble lies beyond it (auth.server_faults:
+   * the 401 always fires, the faulted authorization-server endpoint only if the client gets that far): the checks of
+   * which one at least must be present for a run to count the scenario as exercised.
+   */
+  reachedBy?: readonly CheckId[];
   /** What the journal cannot tell of the client's handling, to follow "the journal cannot tell" (the docs' table shows it). */
   cannotTell?: string;
   /** Why an unattended run (`faultline run --all`) cannot run it: a person, or something prepared first. */

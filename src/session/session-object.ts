@@ -194,7 +194,9 @@ export class SessionObject extends DurableObject<Env> {
       pause: yieldThread,
     });
     // Whether the scenario's trouble reached the client at all, so that no check listed and "nothing to judge" differ.
-    return { scenario: record.scenario, checks, exercise: exerciseOf(entries, scenario?.judging.exercisedBy ?? "fault") };
+    const reachedBy = scenario?.judging.reachedBy;
+    const reach = reachedBy ? { by: reachedBy, present: checks.map((c) => c.id) } : undefined;
+    return { scenario: record.scenario, checks, exercise: exerciseOf(entries, scenario?.judging.exercisedBy ?? "fault", reach) };
   }
 
   // ---- the MCP endpoint and the OAuth server ----

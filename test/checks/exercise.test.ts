@@ -55,3 +55,14 @@ test("an alias's session is judged as the scenario that answers it", async () =>
   const created = (await res.json()) as { judging?: { checks: string[] } };
   assert.ok((created.judging?.checks.length ?? 0) > 0, JSON.stringify(created));
 });
+
+test("/checks says a scenario whose trouble lies beyond its 401 was not reached while its reachedBy check is absent", async () => {
+  const session = await createSession(server, "auth.server_faults", { endpoint: "token", fault: "5xx", times: 1 });
+  const unauthorized = await postModern(session.mcpUrl, 1, "tools/list");
+  await unauthorized.text();
+  assert.equal(unauthorized.status, 401);
+  const exercise = (await exerciseAfter(session.id, 1)) as Exercise & { reached?: boolean };
+  assert.equal(exercise.fired, 1);
+  assert.equal(exercise.reached, false);
+  assert.match(exercise.reading, /but auth-server-retry-bounded, which would show the scenario's own trouble reached the client, is absent$/);
+});

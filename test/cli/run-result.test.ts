@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import type { Check } from "../../src/checks/check.ts";
 import type { JournalLine } from "../../src/cli/api.ts";
 import { judge, type ScenarioRun } from "../../src/cli/run-result.ts";
 
@@ -93,4 +94,15 @@ test("a command that sent no request fails, whatever the policy", () => {
   const result = judge(run({ journal: [], checks: [] }), { ignoreExit: true, allowUnexercised: true, allowUnjudged: true });
   assert.equal(result.result, "fail");
   assert.match(result.reasons[0] ?? "", /^the command sent no request to the session/);
+});
+
+test("a scenario whose trouble lies beyond its journalled fault is not exercised until a check it is reached by appears", () => {
+  const wayIn: Check = { id: "auth-bounded-attempts", status: "pass", message: "One 401, then a token.", evidence: [2] };
+  const unreached = judge(run({ reachedBy: ["auth-server-retry-bounded"], checks: [wayIn] }), POLICY);
+  assert.deepEqual([unreached.result, unreached.failsRun], ["not exercised", true]);
+  assert.match(unreached.why, /auth-server-retry-bounded, which shows the scenario's own trouble reached the client, is absent/);
+  const reached = judge(run({ reachedBy: ["auth-server-retry-bounded"], checks: [wayIn, { id: "auth-server-retry-bounded", status: "pass", message: "Two 503s, then a token.", evidence: [] }] }), POLICY);
+  assert.equal(reached.result, "pass", reached.why);
+  const failed = judge(run({ reachedBy: ["auth-server-retry-bounded"], checks: [{ ...wayIn, status: "fail" }] }), POLICY);
+  assert.equal(failed.result, "fail", "a failed check stands whether or not the trouble was reached");
 });

@@ -24,6 +24,11 @@ test("every scenario exercised by its answers names a check, the only thing that
   assert.deepEqual(blind, []);
 });
 
+test("the checks that show a scenario's trouble was reached are among the checks it names", () => {
+  const stray = SCENARIOS.flatMap((s) => (s.judging.reachedBy ?? []).filter((id) => !s.judging.checks.includes(id)).map((id) => `${s.id}: ${id}`));
+  assert.deepEqual(stray, []);
+});
+
 test("every check a scenario names is a declared check id, named once", () => {
   for (const s of SCENARIOS) {
     for (const id of s.judging.checks) assert.ok(Object.hasOwn(CHECK_IDS, id), `${s.id} names ${id}, which is no check`);
