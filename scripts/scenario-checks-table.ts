@@ -25,7 +25,8 @@ export function scenarioChecksTable(): string {
   const rows = SCENARIOS.map((s) => {
     const checks = s.judging.checks.map((id) => `\`${id}\``).join(", ") || "none";
     const notes = [s.judging.cannotTell && `the journal cannot tell ${s.judging.cannotTell}`, s.judging.needsOutside && `not in \`--all\`: ${s.judging.needsOutside}`].filter(Boolean);
-    return `| \`${s.id}\` | ${EXERCISED[s.judging.exercisedBy ?? "fault"]} | ${checks} | ${cell(notes.join("; "))} |`;
+    const reached = s.judging.reachedBy ? `, reached only when ${s.judging.reachedBy.map((id) => `\`${id}\``).join(" or ")} is present` : "";
+    return `| \`${s.id}\` | ${EXERCISED[s.judging.exercisedBy ?? "fault"]}${reached} | ${checks} | ${cell(notes.join("; "))} |`;
   });
   const ids = Object.entries(CHECK_IDS).map(([id, what]) => `| \`${id}\` | ${cell(what)} |`);
   return [
