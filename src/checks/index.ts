@@ -1,6 +1,7 @@
 import { authChecks } from "./auth.ts";
 import { badAnswerChecks } from "./bad-answer.ts";
 import { catalogChangeChecks } from "./catalog-change.ts";
+import { concurrencyChecks } from "./concurrency.ts";
 import type { Check } from "./check.ts";
 import { cursorChecks } from "./cursor.ts";
 import { elicitationChecks } from "./elicitation.ts";
@@ -26,6 +27,7 @@ export type { Check, CheckStatus } from "./check.ts";
 /** Every check family read from the journal alone, in the order their checks are listed (the auth checks follow). */
 const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   retryChecks,
+  concurrencyChecks,
   replayChecks,
   inputRequiredChecks,
   elicitationChecks,
