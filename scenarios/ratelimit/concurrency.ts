@@ -23,7 +23,7 @@ export default defineScenario({
     checks: ["inflight-not-amplified", "http-retry-after-honoured", "http-retry-bounded", "non-idempotent-not-replayed"],
     cannotTell: "why a client sent more at once after a 429 (its own retries or new work of the application): inflight-not-amplified counts every request the client had in flight",
   },
-  example: { limit: 2, times: 3, holdMs: 2_000, seconds: 5 },
+  example: { limit: 1, times: 2, holdMs: 1_000, seconds: 5 },
   decide: ({ params, request, counters }) => {
     const method = request.method;
     if (method === undefined || request.kind !== "request") return undefined;
