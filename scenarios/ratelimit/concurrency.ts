@@ -20,7 +20,7 @@ export default defineScenario({
   layer: "transport",
   params: Params,
   judging: {
-    checks: ["inflight-not-amplified", "http-retry-after-honoured", "http-retry-bounded", "non-idempotent-not-replayed"],
+    checks: ["inflight-not-amplified", "http-retry-after-honoured", "http-retry-bounded", "long-retry-after-not-slept", "non-idempotent-not-replayed"],
     cannotTell: "why a client sent more at once after a 429 (its own retries or new work of the application): inflight-not-amplified counts every request the client had in flight",
   },
   example: { limit: 1, times: 2, holdMs: 1_000, seconds: 5 },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BodyKindSchema } from "../../src/faults/schema.ts";
 import { selectiveScenario } from "../../src/scenario-kit/select.ts";
+import { LONG_WAIT_CANNOT_TELL } from "./long-wait.ts";
 
 export default selectiveScenario({
   id: "ratelimit.retry_after_seconds",
@@ -13,7 +14,10 @@ export default selectiveScenario({
     seconds: z.number().int().min(0).max(86_400).default(1).describe("Retry-After, in seconds"),
     body: BodyKindSchema.default("text"),
   },
-  judging: { checks: ["http-retry-after-honoured", "http-retry-bounded", "non-idempotent-not-replayed"] },
+  judging: {
+    checks: ["http-retry-after-honoured", "http-retry-bounded", "long-retry-after-not-slept", "non-idempotent-not-replayed"],
+    cannotTell: LONG_WAIT_CANNOT_TELL,
+  },
   example: { times: 2, seconds: 5, methods: ["tools/call", "tools/list"] },
   fault: ({ params }) => ({ kind: "rate_limited", retryAfter: params.seconds, body: params.body }),
 });

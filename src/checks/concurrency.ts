@@ -64,11 +64,12 @@ function judge(requests: readonly Exchange[], limited: Exchange): Observation {
 
 /**
  * inflight-not-amplified: once a request got 429, the client's requests in flight at once did not grow above what
- * they were before it. Every JSON-RPC request the journal holds counts (not notifications, nor a GET stream), whatever
+ * they were before it. Every JSON-RPC request the journal holds counts (not notifications, nor a GET or subscriptions/listen stream), whatever
  * its method: a client's own retries and new work alike load a server that said it is overloaded.
  */
 export function concurrencyChecks(all: readonly Exchange[]): Check[] {
-  const requests = all.filter((x) => x.isRequest);
+  // A subscriptions/listen stream stays open for the client's life: a standing stream, not load, like a GET stream.
+  const requests = all.filter((x) => x.isRequest && x.method !== "subscriptions/listen");
   const limited = firstLimited(requests);
   return limited === undefined ? [] : summarize("inflight-not-amplified", [judge(requests, limited)]);
 }

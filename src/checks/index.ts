@@ -7,6 +7,7 @@ import { cursorChecks } from "./cursor.ts";
 import { elicitationChecks } from "./elicitation.ts";
 import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
+import { longWaitChecks } from "./long-wait.ts";
 import { inputRequiredChecks } from "./input-required.ts";
 import { methodNotFoundChecks } from "./method-not-found.ts";
 import { progressChecks } from "./progress.ts";
@@ -28,6 +29,7 @@ export type { Check, CheckStatus } from "./check.ts";
 const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   retryChecks,
   concurrencyChecks,
+  longWaitChecks,
   replayChecks,
   inputRequiredChecks,
   elicitationChecks,

@@ -72,3 +72,10 @@ test("inflight-not-amplified reads the first 429 as the one that ended first, no
   assert.match(check.message, /the first 429 \(seq 2,/);
   assert.equal(check.status, "fail", check.message);
 });
+
+test("inflight-not-amplified does not count a subscriptions/listen stream the client opened after the 429", () => {
+  const listen = call(5, 30, "echo", {}, { durationMs: 5_000, sse: true, result: OK_RESULT });
+  (listen.rpc as { method?: string }).method = "subscriptions/listen";
+  const check = only([ok(1, 0, 10), limited(2, 20), listen, ok(6, 1_100, 50, 2)]);
+  assert.equal(check.status, "pass", check.message);
+});
