@@ -5,20 +5,19 @@ import { askedWait, isTransientFailure, RETRY_AFTER_TOLERANCE_MS, type Wait } fr
 /** A wait this long (600 s) is one a client should surface to its caller, or stop at, rather than sleep through. */
 export const LONG_WAIT_MS = 600_000;
 
-/** Something on the wire that says the client stopped: it ended its MCP session, or closed a standalone stream. */
+/**
+ * Something on the wire that says the client stopped: it ended its MCP session (a DELETE, 2025-11-25 and 2025-06-18),
+ * timed by its arrival. A closed GET or subscriptions/listen stream is not one: the server learns of the close only at
+ * its next write (a keep-alive, up to 15 s later), so a stream closed before the failure could read as closed after it.
+ */
 interface Stop {
   at: number;
   x: Exchange;
   how: string;
 }
 
-/** A DELETE of an MCP session (2025-11-25, 2025-06-18), or a GET or subscriptions/listen stream the client closed. */
 function stopOf(x: Exchange): Stop | undefined {
-  if (x.httpMethod === "DELETE") return { at: x.start, x, how: `ended its MCP session (DELETE, seq ${x.seq})` };
-  const closed = x.entry.response.clientClosedAtMs;
-  const standalone = x.httpMethod === "GET" || x.method === "subscriptions/listen";
-  if (closed === undefined || !standalone) return undefined;
-  return { at: x.start + closed, x, how: `closed its ${x.httpMethod === "GET" ? "GET" : "subscriptions/listen"} stream (seq ${x.seq})` };
+  return x.httpMethod === "DELETE" ? { at: x.start, x, how: `ended its MCP session (DELETE, seq ${x.seq})` } : undefined;
 }
 
 /** The first stop at or after `t`, by binary search over the stops sorted once. */
@@ -74,7 +73,7 @@ function judge(failure: Exchange, wait: Wait, retry: Exchange | undefined, journ
 
 /**
  * long-retry-after-not-slept: a transient failure (408, 429, 5xx) whose Retry-After (or retry-after-ms) asks for
- * LONG_WAIT_MS or more. A resend after the wait fails; a stop on the wire (a DELETE, a closed standalone stream), or a
+ * LONG_WAIT_MS or more. A resend after the wait fails; a stop on the wire (a DELETE of the MCP session), or a
  * journal that goes on past the wait without a resend, passes; otherwise the journal cannot tell (info).
  */
 export function longWaitChecks(all: readonly Exchange[]): Check[] {
