@@ -77,3 +77,10 @@ test("long-retry-after-not-slept warns when the journal cut the limited request'
   const check = only([limited(1, 0, "600", { params: { name: "echo", arguments: { text: "x".repeat(200) } }, requestCap: 40 })]);
   assert.equal(check.status, "warning", check.message);
 });
+
+test("long-retry-after-not-slept does not count a DELETE that came before the 429 as stopping after it", () => {
+  const del = entry({ seq: 1, at: 0, legacy: true, headers: { "mcp-session-id": "old" }, status: 204 });
+  (del.request as { method: string }).method = "DELETE";
+  const check = only([del, limited(2, 100, "600", { legacy: true, headers: SESSION })]);
+  assert.equal(check.status, "info", check.message);
+});
