@@ -15,7 +15,7 @@ export default selectiveScenario({
     body: BodyKindSchema.default("text"),
   },
   judging: {
-    checks: ["http-retry-after-honoured", "http-retry-bounded", "long-retry-after-not-slept", "non-idempotent-not-replayed"],
+    checks: ["http-retry-after-honoured", "http-retry-bounded", "long-retry-after-not-slept", "inflight-not-amplified", "non-idempotent-not-replayed"],
     cannotTell: LONG_WAIT_CANNOT_TELL,
   },
   example: { times: 2, seconds: 5, methods: ["tools/call", "tools/list"] },
