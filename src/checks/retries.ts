@@ -29,6 +29,8 @@ export function askedWait(x: Exchange): Wait | undefined {
   const raw = wait.value ?? "";
   const asked = wait.source === "retry-after-ms"
     ? `retry-after-ms: ${raw}`
+    : wait.source === "ratelimit" || wait.source === "ratelimit-reset" || wait.source === "x-ratelimit-reset"
+    ? `a reset in ${wait.afterMs} ms (${raw}, no Retry-After)`
     : wait.source === "retry-after-date"
     ? `Retry-After: ${raw} (${wait.afterMs} ms after the response)`
     : `Retry-After: ${raw.trim()} s (${wait.afterMs} ms)`;
