@@ -1,40 +1,48 @@
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { type Exchange, label } from "./exchange.ts";
 
-/** One edge of a request's time in flight: its arrival (+1) or the end of its response (-1). */
+/**
+ * The journal times a request from its arrival to the end of its response on the server's clock, a few ms off at
+ * times (a serial client's next call can read as arriving before the last one ended). After the 429, where an overlap
+ * fails the client, each request is taken to end this much sooner, so only overlaps longer than it count.
+ */
+export const OVERLAP_SLACK_MS = 25;
+
+/** One edge of a request's time in flight: its arrival, or the end of its response. */
 interface Edge {
   at: number;
   step: 1 | -1;
+  /** Sort rank at the same millisecond: ends (0) before arrivals (1) before the ends of requests no longer than the slack (2). */
+  rank: 0 | 1 | 2;
   x: Exchange;
 }
 
-/** The most requests in flight at once before `cut` and from `cut` on, with the request that reached each peak. */
-interface Peaks {
-  before: number;
-  after: number;
-  afterAt?: Exchange;
-  /** Requests that arrived from `cut` on. */
-  later: number;
+/** The most requests in flight at once among the arrivals before `cut` (or from `cut` on), with the one that reached it. */
+interface Peak {
+  most: number;
+  at?: Exchange;
+  /** How many arrived in that part. */
+  arrivals: number;
 }
 
 /**
- * One sweep over the requests' arrivals and ends, sorted once (n log n). An end and an arrival at the same
- * millisecond do not overlap, so ends go first: a client that sends its next call as the last one ends is not counted twice.
+ * One sweep over the requests' arrivals and ends, sorted once (n log n), each end `trimMs` sooner (never before its
+ * arrival: such a request counts at the moment it arrives). An end and an arrival at the same millisecond do not overlap.
  */
-function peaks(requests: readonly Exchange[], cut: number): Peaks {
-  const edges: Edge[] = requests.flatMap((x) => [{ at: x.start, step: 1 as const, x }, { at: x.end, step: -1 as const, x }]);
-  edges.sort((a, b) => a.at - b.at || a.step - b.step);
-  const out: Peaks = { before: 0, after: 0, later: 0 };
+function peak(requests: readonly Exchange[], cut: number, after: boolean, trimMs: number): Peak {
+  const edges: Edge[] = requests.flatMap((x) => {
+    const end = x.end - trimMs;
+    const arrival: Edge = { at: x.start, step: 1, rank: 1, x };
+    return [arrival, end > x.start ? { at: end, step: -1 as const, rank: 0 as const, x } : { at: x.start, step: -1 as const, rank: 2 as const, x }];
+  });
+  edges.sort((a, b) => a.at - b.at || a.rank - b.rank);
+  const out: Peak = { most: 0, arrivals: 0 };
   let open = 0;
   for (const edge of edges) {
     open += edge.step;
-    if (edge.step === -1) continue;
-    if (edge.at < cut) {
-      out.before = Math.max(out.before, open);
-      continue;
-    }
-    out.later++;
-    if (open > out.after) (out.after = open), (out.afterAt = edge.x);
+    if (edge.step === -1 || edge.at < cut === after) continue;
+    out.arrivals++;
+    if (open > out.most) (out.most = open), (out.at = edge.x);
   }
   return out;
 }
@@ -47,19 +55,21 @@ function firstLimited(requests: readonly Exchange[]): Exchange | undefined {
 }
 
 function judge(requests: readonly Exchange[], limited: Exchange): Observation {
-  const p = peaks(requests, limited.end);
+  // Before the 429 every overlap counts (a generous baseline); after it only those longer than the slack.
+  const before = peak(requests, limited.end, false, 0).most;
+  const after = peak(requests, limited.end, true, OVERLAP_SLACK_MS);
   const at = `the first 429 (seq ${limited.seq}, to ${label(limited)})`;
-  if (p.later === 0 || p.afterAt === undefined) return observe("info", `The client sent no request after ${at}, so its concurrency after it cannot be judged.`, limited.seq);
+  if (after.arrivals === 0 || after.at === undefined) return observe("info", `The client sent no request after ${at}, so its concurrency after it cannot be judged.`, limited.seq);
   const inFlight = (n: number) => `${n} request${n === 1 ? "" : "s"} in flight at once`;
-  if (p.after > p.before) {
+  if (after.most > before) {
     return observe(
       "fail",
-      `After ${at} the client had up to ${inFlight(p.after)} (when seq ${p.afterAt.seq}, ${label(p.afterAt)}, arrived), more than the ${p.before} before it: rate limiting made it send more at once, not fewer.`,
+      `After ${at} the client had up to ${inFlight(after.most)} (when seq ${after.at.seq}, ${label(after.at)}, arrived), more than the ${before} before it: rate limiting made it send more at once, not fewer.`,
       limited.seq,
-      p.afterAt.seq,
+      after.at.seq,
     );
   }
-  return observe("pass", `After ${at} the client had at most ${inFlight(p.after)}, no more than the ${p.before} before it (${p.later} request${p.later === 1 ? "" : "s"} after it).`, limited.seq, p.afterAt.seq);
+  return observe("pass", `After ${at} the client had at most ${inFlight(after.most)}, no more than the ${before} before it (${after.arrivals} request${after.arrivals === 1 ? "" : "s"} after it).`, limited.seq, after.at.seq);
 }
 
 /**

@@ -79,3 +79,17 @@ test("inflight-not-amplified does not count a subscriptions/listen stream the cl
   const check = only([ok(1, 0, 10), limited(2, 20), listen, ok(6, 1_100, 50, 2)]);
   assert.equal(check.status, "pass", check.message);
 });
+
+test("inflight-not-amplified does not read a serial client as two at once when the journal times its next call a few ms early", () => {
+  // Seq 4 arrives 10 ms before seq 3 ended, on the journal's clock: within the slack, so one at a time.
+  const check = only([ok(1, 0, 10), limited(2, 20), ok(3, 1_100, 50, 2), ok(4, 1_140, 50, 5)]);
+  assert.equal(check.status, "pass", check.message);
+});
+
+test("inflight-not-amplified counts requests shorter than the slack at the moment they arrive, together when they arrive together", () => {
+  // Before: one call at a time. After: three instant calls in the same millisecond.
+  const quick = (seq: number, at: number) => call(seq, at, "echo", { text: `${seq}` }, { durationMs: 3, result: OK_RESULT });
+  const check = only([ok(1, 0, 10), limited(2, 20), quick(3, 1_100), quick(4, 1_100), quick(5, 1_100)]);
+  assert.equal(check.status, "fail", check.message);
+  assert.match(check.message, /up to 3 requests in flight at once/);
+});
