@@ -7,7 +7,7 @@ import { startUpstream, type Upstream } from "../helpers/upstream.ts";
 import { call, createProxied, journalWhen } from "./helpers.ts";
 
 // The rate-limit scenarios of issue 25 item 6 in front of a real upstream: the limiter's 429s never reach it, the
-// held calls are forwarded after their hold, the RateLimit fields are Faultline's, and the checks judge the client.
+// held calls reach it at once and their answers are held, the RateLimit fields are Faultline's, and the checks judge the client.
 
 const server = useServer();
 let upstream: Upstream;
@@ -20,7 +20,7 @@ async function checksOf(sessionId: string): Promise<Check[]> {
   return ((await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] }).checks;
 }
 
-test("ratelimit.concurrency over an upstream: the two admitted calls reach it after the hold, the two limited never do, and a client that answers 429s with more calls at once fails inflight-not-amplified", async () => {
+test("ratelimit.concurrency over an upstream: the two admitted calls reach it, the two limited never do, and a client that answers 429s with more calls at once fails inflight-not-amplified", async () => {
   const { status, json } = await createProxied(server.url, { scenario: "ratelimit.concurrency", params: { limit: 2, times: 2, holdMs: 600, seconds: 1 }, upstream: upstream.url });
   assert.equal(status, 201, JSON.stringify(json));
   const before = upstream.calls.lookup ?? 0;
