@@ -6,8 +6,8 @@ import { askedWait, isTransientFailure, RETRY_AFTER_TOLERANCE_MS, type Wait } fr
 export const LONG_WAIT_MS = 600_000;
 
 /**
- * Something on the wire that says the client stopped: it ended its MCP session (a DELETE, 2025-11-25 and 2025-06-18),
- * timed by its arrival. A closed GET or subscriptions/listen stream is not one: the server learns of the close only at
+ * Something on the wire that says the client stopped: it ended the MCP session of the failure (a DELETE with its
+ * Mcp-Session-Id, 2025-11-25 and 2025-06-18), timed by its arrival. A closed GET or subscriptions/listen stream is not one: the server learns of the close only at
  * its next write (a keep-alive, up to 15 s later), so a stream closed before the failure could read as closed after it.
  */
 interface Stop {
@@ -35,7 +35,8 @@ function firstStopFrom(stops: readonly Stop[], t: number): Stop | undefined {
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 interface Journal {
-  stops: readonly Stop[];
+  /** The stops of each MCP session, sorted by time. */
+  stops: ReadonlyMap<string, readonly Stop[]>;
   /** When the last exchange of the journal ended. */
   end: number;
   /** How many exchanges arrived once a failure's response had ended. */
@@ -56,7 +57,8 @@ function judge(failure: Exchange, wait: Wait, retry: Exchange | undefined, journ
       seen,
     );
   }
-  const stop = firstStopFrom(journal.stops, failure.end);
+  const sessionStops = failure.sessionId === undefined ? undefined : journal.stops.get(failure.sessionId);
+  const stop = sessionStops && firstStopFrom(sessionStops, failure.end);
   if (stop) return observe("pass", `After ${what} the client ${stop.how} ${seconds(stop.at - failure.end)} later and never resent the call: it stopped rather than sleep.`, failure.seq, stop.x.seq);
   const over = failure.end + wait.afterMs;
   if (journal.end >= over) {
@@ -83,7 +85,15 @@ export function longWaitChecks(all: readonly Exchange[]): Check[] {
   });
   if (long.length === 0) return [];
   const nextCall = nextByKey(all, sameCallKey);
-  const stops = all.flatMap((x) => stopOf(x) ?? []).sort((a, b) => a.at - b.at);
+  const stops = new Map<string, Stop[]>();
+  for (const x of all) {
+    const stop = stopOf(x);
+    if (stop === undefined || x.sessionId === undefined) continue;
+    const list = stops.get(x.sessionId);
+    if (list) list.push(stop);
+    else stops.set(x.sessionId, [stop]);
+  }
+  for (const list of stops.values()) list.sort((a, b) => a.at - b.at);
   const end = all.reduce((latest, x) => Math.max(latest, x.end), 0);
   // `all` is in arrival order; the exchanges after x that arrived once its response ended, by binary search.
   const starts = all.map((x) => x.start);

@@ -84,3 +84,10 @@ test("long-retry-after-not-slept does not count a DELETE that came before the 42
   const check = only([del, limited(2, 100, "600", { legacy: true, headers: SESSION })]);
   assert.equal(check.status, "info", check.message);
 });
+
+test("long-retry-after-not-slept does not take the DELETE of another MCP session for the client stopping", () => {
+  const del = entry({ seq: 2, at: 50, legacy: true, headers: { "mcp-session-id": "other" }, status: 204 });
+  (del.request as { method: string }).method = "DELETE";
+  const check = only([limited(1, 0, "600", { legacy: true, headers: SESSION }), del]);
+  assert.equal(check.status, "info", check.message);
+});
