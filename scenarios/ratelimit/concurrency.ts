@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BodyKindSchema } from "../../src/faults/schema.ts";
 import { defineScenario } from "../../src/mcp/scenario.ts";
 import { SelectionShape } from "../../src/scenario-kit/select.ts";
+import { rateLimitOf, RateLimitParams } from "./fields.ts";
 
 const Params = z.object({
   methods: SelectionShape.methods,
@@ -10,6 +11,7 @@ const Params = z.object({
   holdMs: z.number().int().min(0).max(60_000).default(500).describe("How long each admitted request is held before its answer, so that admitted calls stay in flight"),
   seconds: z.number().int().min(0).max(86_400).default(1).describe("Retry-After of each 429, in seconds"),
   body: BodyKindSchema.default("text"),
+  ...RateLimitParams,
 });
 
 export default defineScenario({
@@ -30,7 +32,7 @@ export default defineScenario({
     if (!params.methods.includes(method) && !params.methods.includes("*")) return undefined;
     const n = counters.count("selected");
     if (n > params.limit && n <= params.limit + params.times) {
-      return { fault: { kind: "rate_limited", retryAfter: params.seconds, body: params.body }, reason: `${method} is selected request #${n}, past the limit of ${params.limit} (429 ${n - params.limit} of ${params.times})` };
+      return { fault: { kind: "rate_limited", retryAfter: params.seconds, body: params.body, ...rateLimitOf(params, params.seconds) }, reason: `${method} is selected request #${n}, past the limit of ${params.limit} (429 ${n - params.limit} of ${params.times})` };
     }
     const why = n <= params.limit ? `within the limit of ${params.limit}` : `after the ${params.times} answered 429`;
     return { fault: { kind: "delay", ms: params.holdMs }, reason: `${method} is selected request #${n}, admitted ${why} and held ${params.holdMs} ms` };

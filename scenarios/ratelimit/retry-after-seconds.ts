@@ -2,6 +2,7 @@ import { z } from "zod";
 import { BodyKindSchema } from "../../src/faults/schema.ts";
 import { defineScenario } from "../../src/mcp/scenario.ts";
 import { select, SelectionShape } from "../../src/scenario-kit/select.ts";
+import { rateLimitOf, RateLimitParams } from "./fields.ts";
 import { LONG_WAIT_CANNOT_TELL } from "./long-wait.ts";
 
 const Params = z
@@ -10,12 +11,7 @@ const Params = z
     times: z.number().int().min(1).default(1).describe("How many selected requests get 429 before they succeed"),
     seconds: z.number().int().min(0).max(86_400).default(1).describe("Retry-After, in seconds (and the RateLimit reset)"),
     body: BodyKindSchema.default("text"),
-    rateLimit: z
-      .enum(["none", "ietf", "draft", "x"])
-      .default("none")
-      .describe('RateLimit header fields with a spent quota and a reset of `seconds`: "ietf" RateLimit-Policy + RateLimit (the current httpapi draft), "draft" RateLimit-Limit/-Remaining/-Reset, "x" X-RateLimit-* (the reset a Unix time)'),
-    quota: z.number().int().min(1).max(1_000_000).default(100).describe("The RateLimit policy's quota, in requests"),
-    window: z.number().int().min(1).max(86_400).default(60).describe("The RateLimit policy's window, in seconds"),
+    ...RateLimitParams,
     retryAfter: z.boolean().default(true).describe("Send Retry-After; false leaves the RateLimit fields as the only wait hint"),
   })
   .refine((p) => p.retryAfter || p.rateLimit !== "none", {
@@ -38,7 +34,6 @@ export default defineScenario({
   decide: ({ params, request, counters }) => {
     const reason = select(params, request, counters);
     if (reason === undefined) return undefined;
-    const rateLimit = params.rateLimit === "none" ? {} : { rateLimit: { form: params.rateLimit, policy: "default", quota: params.quota, windowSeconds: params.window, resetSeconds: params.seconds } };
-    return { fault: { kind: "rate_limited", retryAfter: params.retryAfter ? params.seconds : null, body: params.body, ...rateLimit }, reason };
+    return { fault: { kind: "rate_limited", retryAfter: params.retryAfter ? params.seconds : null, body: params.body, ...rateLimitOf(params, params.seconds) }, reason };
   },
 });

@@ -26,4 +26,9 @@ export default cases("ratelimit.concurrency", [
     params: { limit: 1, times: 1, methods: ["*"], holdMs: 0 },
     steps: [{ request: method("tools/list") , fault: held(0) }, { request: { ...method("notifications/initialized"), kind: "notification" }, fault: undefined }, { request: method("ping"), fault: limited(1) }],
   },
+  {
+    name: "rateLimit adds RateLimit fields to the 429s only, reset in `seconds`",
+    params: { limit: 1, times: 1, seconds: 7, rateLimit: "ietf", quota: 5, window: 10 },
+    steps: [{ fault: held(500) }, { fault: { ...limited(7), rateLimit: { form: "ietf", policy: "default", quota: 5, windowSeconds: 10, resetSeconds: 7 } } }],
+  },
 ]);
