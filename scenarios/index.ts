@@ -43,6 +43,9 @@ import replay from "./replay.ts";
 import facetUnavailable from "./catalog/facet-unavailable.ts";
 import catalogPagination from "./catalog/pagination.ts";
 import longRunning from "./progress/long-running.ts";
+import structuredMismatch from "./results/structured-mismatch.ts";
+import oversized from "./results/oversized.ts";
+import intermediaryProxy from "./intermediary/proxy.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
 import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
@@ -54,6 +57,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
+  structuredMismatch, oversized, intermediaryProxy,
   rateLimitConcurrency,
 ];
 

@@ -21,7 +21,7 @@ export default defineScenario({
     .superRefine(sameParam("text", "errorMessage"))
     // One name each in what is stored and shown, Faultline's, in the order the fields are declared.
     .overwrite(({ onInvocation, errorMessage, nth, text, ...rest }) => ({ nth: nth ?? onInvocation ?? 1, text: text ?? errorMessage ?? DEFAULT_TEXT, ...rest })),
-  judging: { checks: ["non-idempotent-not-replayed"], cannotTell: "whether the client showed the tool's error to its user or model (it sees only what the client sent next)" },
+  judging: { checks: ["non-idempotent-not-replayed", "tool-error-next-step"], cannotTell: "whether the client showed the tool's error to its user or model (it sees only what the client sent next)" },
   example: { nth: 1, tools: ["place_order"], text: "Payment declined" },
   decide: ({ params, request, counters }) => {
     if (!request.toolName || !params.tools.includes(request.toolName)) return undefined;

@@ -3,8 +3,8 @@ import type { ToolAnnotations } from "../mcp/tool.ts";
 import { type Check, type Observation, observe, summarize, withRetry } from "./check.ts";
 import { answerOf, type Exchange, label, nextByKey, retrySeen, sameCall, sameTarget, showArgs, targetOf } from "./exchange.ts";
 
-/** The fault kinds that spoil an answer the client must read: unparseable bodies, broken envelopes, invalid results. */
-export const BAD_ANSWER_FAULTS: ReadonlySet<string> = new Set(["malformed", "envelope", "bad_result"]);
+/** The fault kinds that spoil an answer the client must read: unparseable bodies, broken envelopes, invalid results, results megabytes long. */
+export const BAD_ANSWER_FAULTS: ReadonlySet<string> = new Set(["malformed", "envelope", "bad_result", "oversized"]);
 /** More identical resends of one call after bad answers than this is a loop. */
 export const MAX_RESENDS = 3;
 
@@ -53,7 +53,7 @@ function judgeResend(x: Exchange, chain: readonly Exchange[], annotations: Reado
   return observe("fail", `${resent}: a blind resend of ${tool}, which is not idempotent (${ran}, so it may run twice).`, x.seq, first.seq);
 }
 
-function judge(all: readonly Exchange[], x: Exchange, nextOf: (y: Exchange) => Exchange | undefined, annotations: ReadonlyMap<string, ToolAnnotations | undefined>): Observation {
+function judge(all: readonly Exchange[], x: Exchange, nextOf: (y: Exchange) => Exchange | undefined, nextRequest: (y: Exchange) => Exchange | undefined, annotations: ReadonlyMap<string, ToolAnnotations | undefined>): Observation {
   const again = nextOf(x);
   if (again && again.params !== undefined && x.params !== undefined && sameCall(x, again)) {
     const chain = resendChain(x, nextOf);
@@ -66,11 +66,10 @@ function judge(all: readonly Exchange[], x: Exchange, nextOf: (y: Exchange) => E
     }
     return observe("pass", `After ${what}, the client resent ${label(again)} with changed arguments (seq ${again.seq}): ${showArgs(x)} then ${showArgs(again)}.`, x.seq, again.seq);
   }
-  const later = all.slice(x.index + 1);
-  const other = later.find((y) => y.isRequest);
+  const other = nextRequest(x);
   if (other) return observe("pass", `After ${what}, the client did not send it again and moved on to ${label(other)} (seq ${other.seq}).`, x.seq, other.seq);
   // Stopping is no misbehaviour, but it shows nothing of how the client read the answer: it may have given up or been done.
-  const tail = later.length === 0 ? "then sent nothing more" : "then sent no further request (only notifications or GETs)";
+  const tail = x.index === all.length - 1 ? "then sent nothing more" : "then sent no further request (only notifications or GETs)";
   return observe("info", `The client did not resend ${label(x)} after ${what}, and ${tail}: the journal cannot tell whether it gave up or had finished.`, x.seq);
 }
 
@@ -84,7 +83,8 @@ export function badAnswerChecks(all: readonly Exchange[]): Check[] {
   if (bad.length === 0) return [];
   const annotations = toolAnnotations(all);
   const nextOf = nextByKey(all, sameTarget);
+  const nextRequest = nextByKey(all, (y) => (y.isRequest ? "" : undefined));
   // A resend that got a bad answer too is judged within its chain, not again on its own.
   const inChain = new Set(bad.flatMap((x) => resendChain(x, nextOf)));
-  return summarize("bad-answer-handled", bad.filter((x) => !inChain.has(x)).map((x) => judge(all, x, nextOf, annotations)));
+  return summarize("bad-answer-handled", bad.filter((x) => !inChain.has(x)).map((x) => judge(all, x, nextOf, nextRequest, annotations)));
 }

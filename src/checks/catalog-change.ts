@@ -1,6 +1,6 @@
 import { isRecord } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { answerOf, errorCode, type Exchange, resultOf, targetOf } from "./exchange.ts";
+import { answerOf, errorCode, type Exchange, firstFrom, resultOf, targetOf } from "./exchange.ts";
 import { streamMessages } from "./stream-messages.ts";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
@@ -22,24 +22,43 @@ function notices(all: readonly Exchange[]): Exchange[] {
   return all.filter((x) => streamMessages(x).some((m) => m.method === LIST_CHANGED));
 }
 
-/** Whether a call after the notice targets a tool that changed, given the lists before and after it. */
-function changed(call: Exchange, before: Set<string> | undefined, after: readonly Set<string>[]): boolean {
+/**
+ * What the lists answered from some point on say of one tool name: `union` holds every name any of them gave,
+ * `common` the names all of them gave (undefined while there is none). Grown from the end of the journal backwards,
+ * so each list is read once whatever the number of notices.
+ */
+class ListsFrom {
+  readonly union = new Set<string>();
+  common: Set<string> | undefined;
+
+  add(names: Set<string>): void {
+    for (const name of names) this.union.add(name);
+    if (this.common === undefined) this.common = new Set(names);
+    else for (const name of this.common) if (!names.has(name)) this.common.delete(name);
+  }
+
+  /** Whether some later list differs from `before` on `name`: `before` had it and one list lacks it, or the reverse. */
+  differs(name: string, before: Set<string>): boolean {
+    if (this.common === undefined) return false;
+    return before.has(name) ? !this.common.has(name) : this.union.has(name);
+  }
+}
+
+/** Whether a call after the notice targets a tool that changed, given the list before it and the lists after it. */
+function changed(call: Exchange, before: Set<string> | undefined, after: ListsFrom): boolean {
   const name = targetOf(call);
   if (name === undefined) return false;
-  if (after.some((list) => list.has(name) !== (before?.has(name) ?? list.has(name)))) return true;
+  if (before !== undefined && after.differs(name, before)) return true;
   if (before !== undefined && !before.has(name)) return true;
   // Retired: listed before, refused now as an unknown tool.
   return before?.has(name) === true && errorCode(call) === INVALID_PARAMS;
 }
 
-function judge(all: readonly Exchange[], notice: Exchange): Observation {
-  const toldAt = notice.end;
+/** The requests from `from` on (ascending start), walked until the client listed the tools again or called a changed one. */
+function judge(requests: readonly Exchange[], from: number, notice: Exchange, before: Set<string> | undefined, after: ListsFrom): Observation {
   const where = `${LIST_CHANGED} (on the stream of seq ${notice.seq})`;
-  const earlier = all.filter((x) => x.end <= toldAt && x.method === "tools/list").map(listedNames).filter((s) => s !== undefined);
-  const before = earlier.at(-1);
-  const later = all.filter((x) => x.isRequest && x.start >= toldAt);
-  const after = later.map(listedNames).filter((s) => s !== undefined);
-  for (const x of later) {
+  for (let i = from; i < requests.length; i++) {
+    const x = requests[i]!;
     if (x.method === "tools/list") {
       return observe("pass", `After ${where}, the client listed the tools again (seq ${x.seq}) before calling a tool that changed.`, notice.seq, x.seq);
     }
@@ -60,7 +79,55 @@ function judge(all: readonly Exchange[], notice: Exchange): Observation {
   return observe("info", `No tools/list and no call of a changed tool after ${where}: nothing shows what the client made of it.`, notice.seq);
 }
 
-/** tools-relisted-after-change: told that the tool list changed, the client lists the tools again before calling one that changed. */
+/** For a time, the names of the last tools/list (in arrival order) whose answer had ended by then. */
+function listBefore(all: readonly Exchange[]): (at: number) => Set<string> | undefined {
+  const ended = all.flatMap((x) => {
+    const names = listedNames(x);
+    return names === undefined ? [] : [{ x, names }];
+  });
+  ended.sort((a, b) => a.x.end - b.x.end);
+  // latest[i]: of ended[0..i], the one that arrived last.
+  const latest = ended.map((e) => e);
+  for (let i = 1; i < latest.length; i++) if (latest[i - 1]!.x.index > latest[i]!.x.index) latest[i] = latest[i - 1]!;
+  return (at) => {
+    let lo = 0;
+    let hi = ended.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ended[mid]!.x.end <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? undefined : latest[lo - 1]!.names;
+  };
+}
+
+/**
+ * tools-relisted-after-change: told that the tool list changed, the client lists the tools again before calling one
+ * that changed. Notices with the same next tools/list are judged once, by the first of them (a later one before the
+ * same relist shows nothing the first did not), so the walks never overlap and the check stays linear in the journal.
+ */
 export function catalogChangeChecks(all: readonly Exchange[]): Check[] {
-  return summarize("tools-relisted-after-change", notices(all).map((x) => judge(all, x)));
+  const requests = all.filter((x) => x.isRequest).sort((a, b) => a.start - b.start || a.index - b.index);
+  // nextList[p]: the position of the first tools/list at or after p (requests.length when none).
+  const nextList = new Array<number>(requests.length + 1).fill(requests.length);
+  for (let p = requests.length - 1; p >= 0; p--) nextList[p] = requests[p]!.method === "tools/list" ? p : nextList[p + 1]!;
+  const firstOfWindow = new Map<number, { notice: Exchange; from: number }>();
+  for (const notice of notices(all)) {
+    const from = firstFrom(requests, notice.end, "start");
+    const window = firstOfWindow.get(nextList[from]!);
+    if (window === undefined || from < window.from) firstOfWindow.set(nextList[from]!, { notice, from });
+  }
+  const before = listBefore(all);
+  const after = new ListsFrom();
+  let added = requests.length;
+  const judged: { at: number; observation: Observation }[] = [];
+  for (const { notice, from } of [...firstOfWindow.values()].sort((a, b) => b.from - a.from)) {
+    for (; added > from; added--) {
+      const names = listedNames(requests[added - 1]!);
+      if (names !== undefined) after.add(names);
+    }
+    judged.push({ at: notice.index, observation: judge(requests, from, notice, before(notice.end), after) });
+  }
+  judged.sort((a, b) => a.at - b.at);
+  return summarize("tools-relisted-after-change", judged.map((j) => j.observation));
 }

@@ -1,6 +1,6 @@
 import { isRecord, show } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import type { Exchange } from "./exchange.ts";
+import { type CancelFinder, cancelFinder, type Exchange, firstFrom, groupBy } from "./exchange.ts";
 import { requestMessage, streamMessages } from "./stream-messages.ts";
 
 type Json = Record<string, unknown>;
@@ -33,17 +33,21 @@ function asks(all: readonly Exchange[]): Ask[] {
   );
 }
 
-/** The elicitation capability the client declared at the initialize that opened the stream's MCP session; undefined when unknown. */
-function declared(all: readonly Exchange[], stream: Exchange): { capability: Json | false; at: Exchange } | undefined {
-  const opened = all.findLast((x) => x.index < stream.index && x.method === "initialize" && x.sessionId === undefined && x.entry.response.headers["mcp-session-id"] === stream.sessionId);
-  if (!opened?.params) return undefined;
-  const capabilities = isRecord(opened.params.capabilities) ? opened.params.capabilities : {};
-  return { capability: isRecord(capabilities.elicitation) ? capabilities.elicitation : false, at: opened };
-}
+type Declared = { capability: Json | false; at: Exchange } | undefined;
 
-/** The client's notifications/cancelled for the request whose stream carried the elicitation, when it sent one. */
-function cancelled(all: readonly Exchange[], stream: Exchange): Exchange | undefined {
-  return all.find((x) => x.index > stream.index && x.method === "notifications/cancelled" && x.params?.requestId === stream.id && x.sessionId === stream.sessionId);
+/**
+ * The elicitation capability the client declared at the initialize that opened each stream's MCP session (undefined
+ * when unknown): the initializes are mapped once by the session id their answer gave.
+ */
+function declaredFinder(all: readonly Exchange[]): (stream: Exchange) => Declared {
+  const opened = groupBy(all, (x) => (x.method === "initialize" && x.sessionId === undefined ? x.entry.response.headers["mcp-session-id"] : undefined));
+  return (stream) => {
+    const list = stream.sessionId === undefined ? undefined : opened.get(stream.sessionId);
+    const at = list?.[firstFrom(list, stream.index) - 1];
+    if (!at?.params) return undefined;
+    const capabilities = isRecord(at.params.capabilities) ? at.params.capabilities : {};
+    return { capability: isRecord(capabilities.elicitation) ? capabilities.elicitation : false, at };
+  };
 }
 
 /** Why an elicitation result is not a valid ElicitResult, or undefined when it is one. */
@@ -57,7 +61,7 @@ function badResult(result: unknown, mode: "form" | "url"): string | undefined {
   return values?.every(primitive) ? undefined : `content ${show(result.content)}, not an object of strings, numbers, booleans or string arrays`;
 }
 
-function judgeError(ask: Ask & { answer: Exchange }, error: Json, what: string, decl: ReturnType<typeof declared>): Observation {
+function judgeError(ask: Ask & { answer: Exchange }, error: Json, what: string, decl: Declared): Observation {
   const code = typeof error.code === "number" ? error.code : undefined;
   const said = `JSON-RPC error ${code ?? "(no code)"}${typeof error.message === "string" ? ` "${error.message}"` : ""}`;
   const seqs = [ask.stream.seq, ask.answer.seq];
@@ -75,18 +79,24 @@ function judgeError(ask: Ask & { answer: Exchange }, error: Json, what: string, 
   );
 }
 
-function judge(all: readonly Exchange[], ask: Ask): Observation {
+/** The lookups judge makes, each built once for the whole journal. */
+interface Finders {
+  declared: (stream: Exchange) => Declared;
+  cancelOf: CancelFinder;
+}
+
+function judge(find: Finders, ask: Ask): Observation {
   const what = `the ${ask.mode}-mode elicitation/create ${show(ask.id, 60)} on the stream of seq ${ask.stream.seq}`;
   if (!ask.answer || !ask.message) {
     const closed = ask.stream.entry.response.clientClosedAtMs;
     if (closed !== undefined) {
       return observe("info", `No answer to ${what}: the client closed that stream ${closed} ms after its request, perhaps before it read the elicitation.`, ask.stream.seq);
     }
-    const cancel = cancelled(all, ask.stream);
+    const cancel = find.cancelOf(ask.stream);
     if (cancel) return observe("info", `No answer to ${what}: the client cancelled ${ask.stream.method ?? "the request"} itself (notifications/cancelled, seq ${cancel.seq}).`, ask.stream.seq, cancel.seq);
     return observe("fail", `The client never answered ${what}; a JSON-RPC request MUST get a response (accept, decline or cancel).`, ask.stream.seq);
   }
-  if (isRecord(ask.message.error)) return judgeError({ ...ask, answer: ask.answer }, ask.message.error, what, declared(all, ask.stream));
+  if (isRecord(ask.message.error)) return judgeError({ ...ask, answer: ask.answer }, ask.message.error, what, find.declared(ask.stream));
   const bad = badResult(ask.message.result, ask.mode);
   if (bad) return observe("fail", `The client answered ${what} with ${bad} (seq ${ask.answer.seq}).`, ask.stream.seq, ask.answer.seq);
   const action = (ask.message.result as Json).action as string;
@@ -99,5 +109,6 @@ function judge(all: readonly Exchange[], ask: Ask): Observation {
  * The 2026-07-28 rounds (input_required) are judged by the mrtr-* checks.
  */
 export function elicitationChecks(all: readonly Exchange[]): Check[] {
-  return summarize("elicitation-answered", asks(all).map((ask) => judge(all, ask)));
+  const find: Finders = { declared: declaredFinder(all), cancelOf: cancelFinder(all) };
+  return summarize("elicitation-answered", asks(all).map((ask) => judge(find, ask)));
 }

@@ -166,6 +166,52 @@ export function nextByKey(all: readonly Exchange[], key: (x: Exchange) => string
   return (x) => next.get(x);
 }
 
+/** Exchanges grouped by a key in one pass, each group in arrival order; exchanges without a key are left out. */
+export function groupBy(all: readonly Exchange[], key: (x: Exchange) => string | undefined): Map<string, Exchange[]> {
+  const groups = new Map<string, Exchange[]>();
+  for (const x of all) {
+    const k = key(x);
+    if (k === undefined) continue;
+    const list = groups.get(k);
+    if (list) list.push(x);
+    else groups.set(k, [x]);
+  }
+  return groups;
+}
+
+/**
+ * The position in `list` (ascending by `by`) of its first exchange whose `by` is at least `value`: list.length when
+ * there is none. A binary search, so a lookup in a group costs O(log n), however many exchanges look.
+ */
+export function firstFrom(list: readonly Exchange[], value: number, by: "index" | "start" = "index"): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]![by] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const cancelKey = (sessionId: string | undefined, requestId: unknown): string => `${sessionId}\u0000${JSON.stringify(requestId)}`;
+
+/** Finds, for a request, the first notifications/cancelled naming it (cancelFinder). */
+export type CancelFinder = (x: Exchange) => Exchange | undefined;
+
+/**
+ * The first notifications/cancelled on the request's MCP session naming its id, sent no earlier than `x` began: the
+ * notifications are grouped once by (session, requestId), so each lookup is a binary search and a check that asks
+ * for every abandoned request stays linear in the journal.
+ */
+export function cancelFinder(all: readonly Exchange[]): CancelFinder {
+  const byKey = groupBy(all, (y) => (y.method === "notifications/cancelled" ? cancelKey(y.sessionId, y.params?.requestId) : undefined));
+  return (x) => {
+    const list = byKey.get(cancelKey(x.sessionId, x.id));
+    return list?.[firstFrom(list, x.start, "start")];
+  };
+}
+
 /**
  * For a request whose SSE stream was cut, the GET that resumed it and delivered its response (2025-11-25
  * §Resumability): the journal gives that GET the call's method and id (src/mcp/pipeline.ts), on the same MCP session.

@@ -21,6 +21,7 @@ import type { GrantEvent } from "../oauth/records.ts";
 import { streamRecoveryChecks } from "./stream-recovery.ts";
 import { taskChecks } from "./tasks.ts";
 import { timeoutChecks } from "./timeouts.ts";
+import { toolErrorChecks } from "./tool-error.ts";
 
 export { CheckSchema, CheckStatusSchema } from "./check.ts";
 export type { Check, CheckStatus } from "./check.ts";
@@ -45,6 +46,7 @@ const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   catalogChangeChecks,
   cursorChecks,
   taskChecks,
+  toolErrorChecks,
 ];
 
 /** What the checks read beside the journal, and how they share the thread. */

@@ -1,6 +1,6 @@
 import { isRecord } from "../classify/index.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { type Exchange, label } from "./exchange.ts";
+import { type CancelFinder, cancelFinder, type Exchange, label } from "./exchange.ts";
 
 /**
  * Long-running calls and progress (issue 25, the "60 s timeout" reports): a call under a `progress` fault runs for a
@@ -49,9 +49,10 @@ function methodOf(data: string): unknown {
  * When (ms after the request) the client gave the call up before its answer: it closed the stream, or (2025-11-25,
  * 2025-06-18, where a disconnect is no cancellation) sent notifications/cancelled for it on the same MCP session.
  */
-function gaveUpAt(all: readonly Exchange[], x: Exchange): { at: number; how: string; seqs: number[] } | undefined {
+function gaveUpAt(cancelOf: CancelFinder, x: Exchange): { at: number; how: string; seqs: number[] } | undefined {
   const closed = x.entry.response.clientClosedAtMs;
-  const cancel = all.find((y) => y.start >= x.start && y.start < x.end && y.method === "notifications/cancelled" && y.sessionId === x.sessionId && y.params?.requestId === x.id);
+  const first = cancelOf(x);
+  const cancel = first !== undefined && first.start < x.end ? first : undefined;
   const cancelledAt = cancel ? cancel.start - x.start : undefined;
   if (cancelledAt !== undefined && (closed === undefined || cancelledAt <= closed)) return { at: cancelledAt, how: `sent notifications/cancelled (seq ${cancel!.seq})`, seqs: [x.seq, cancel!.seq] };
   return closed !== undefined ? { at: closed, how: "closed the stream", seqs: [x.seq] } : undefined;
@@ -72,9 +73,9 @@ function judgeToken(x: Exchange, call: LongCall): Observation {
 }
 
 /** progress-patience: the client did not leave while progress kept arriving, before the patience the session set. */
-function judgePatience(all: readonly Exchange[], x: Exchange, call: LongCall): Observation {
+function judgePatience(cancelOf: CancelFinder, x: Exchange, call: LongCall): Observation {
   const delivered = progressDelivered(x);
-  const left = gaveUpAt(all, x);
+  const left = gaveUpAt(cancelOf, x);
   if (delivered === 0) {
     return observe("info", `No notifications/progress reached ${what(x, call)}${tokenOf(x) === undefined ? " (it asked for none)" : ""}, so its patience with progress cannot be judged.`, x.seq);
   }
@@ -90,8 +91,8 @@ function judgePatience(all: readonly Exchange[], x: Exchange, call: LongCall): O
 }
 
 /** progress-bounded: progress or not, the client still gave up by the bound the session set. */
-function judgeBound(all: readonly Exchange[], x: Exchange, call: LongCall): Observation {
-  const left = gaveUpAt(all, x);
+function judgeBound(cancelOf: CancelFinder, x: Exchange, call: LongCall): Observation {
+  const left = gaveUpAt(cancelOf, x);
   if (left !== undefined && left.at < call.boundMs) return observe("pass", `The client ${left.how} on ${what(x, call)} after ${left.at} ms, within the ${call.boundMs} ms bound.`, ...left.seqs);
   const waited = left?.at ?? x.entry.durationMs;
   if (waited >= call.boundMs) {
@@ -111,9 +112,10 @@ export function progressChecks(all: readonly Exchange[]): Check[] {
     const call = longCall(x);
     return call ? [{ x, call }] : [];
   });
+  const cancelOf = cancelFinder(all);
   return [
     ...summarize("progress-token-sent", calls.map(({ x, call }) => judgeToken(x, call))),
-    ...summarize("progress-patience", calls.map(({ x, call }) => judgePatience(all, x, call))),
-    ...summarize("progress-bounded", calls.map(({ x, call }) => judgeBound(all, x, call))),
+    ...summarize("progress-patience", calls.map(({ x, call }) => judgePatience(cancelOf, x, call))),
+    ...summarize("progress-bounded", calls.map(({ x, call }) => judgeBound(cancelOf, x, call))),
   ];
 }

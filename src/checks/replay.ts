@@ -33,6 +33,15 @@ function ranNote(x: Exchange): string {
 
 type Find = (x: Exchange) => Exchange | undefined;
 
+/**
+ * The same call sent again before this one's response ended (a client that gave up on a held stream while the server
+ * still answered it, as behind a buffering proxy): the client had no answer, whatever the server sent after.
+ */
+function overtaken(call: Exchange, next: Exchange | undefined): string | undefined {
+  if (!next || !sameCall(call, next) || next.start >= call.end) return undefined;
+  return "no answer yet";
+}
+
 function judge(nextOf: Find, resumedOf: Find, call: Exchange): Observation | undefined {
   // An input_required result asks for the retry; mrtr-* judge it.
   if (call.entry.verdict?.outcome === "INPUT_REQUIRED") return undefined;
@@ -40,7 +49,7 @@ function judge(nextOf: Find, resumedOf: Find, call: Exchange): Observation | und
   const next = nextOf(call);
   // A cut stream the client resumed was answered: the resumed GET's verdict is the call's.
   const resumed = resumedOf(call);
-  const failed = failure(resumed ?? call);
+  const failed = failure(resumed ?? call) ?? (resumed ? undefined : overtaken(call, next));
   if (failed === undefined) {
     if (!next || !sameCall(call, next)) return undefined;
     const answered = resumed ? ` (answered on the resumed stream, seq ${resumed.seq})` : "";
@@ -62,7 +71,9 @@ function judge(nextOf: Find, resumedOf: Find, call: Exchange): Observation | und
     );
   }
   if (sameCall(call, next)) {
-    const resent = `${tool} was sent again with the same arguments ${showArgs(next)} ${gapMs(call, next)} ms ${after}`;
+    const gap = gapMs(call, next);
+    const when = gap < 0 ? `while the first attempt was still open (${-gap} ms before its response ended)` : `${gap} ms ${after}`;
+    const resent = `${tool} was sent again with the same arguments ${showArgs(next)} ${when}`;
     // What the server did decides: a resend is a risky replay only when the earlier attempt may have had effects.
     // Entries journalled before `effects` existed lack it and are judged as before.
     const judged = call.entry.effects === "none"

@@ -1,5 +1,5 @@
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { answerOf, errorCode, type Exchange, label, rpcError, sameCall } from "./exchange.ts";
+import { answerOf, errorCode, type Exchange, firstFrom, groupBy, label, rpcError, sameCall } from "./exchange.ts";
 import { MAX_RESENDS } from "./bad-answer.ts";
 
 const INVALID_REQUEST = -32600;
@@ -15,56 +15,79 @@ function isIdRefused(x: Exchange): boolean {
 
 const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…` : id);
 
-/** Counts the identical resends of `refused` on its session id that were refused again, up to the first that was not. */
-function refusedAgain(all: readonly Exchange[], refused: Exchange): Exchange[] {
+/** The POSTs the judgement looks at after a refusal, grouped once so that each lookup is a binary search. */
+interface Posts {
+  /** Every POST on each legacy session id. */
+  byId: Map<string, Exchange[]>;
+  /** The requests on each legacy session id. */
+  requestsById: Map<string, Exchange[]>;
+  /** Legacy requests without Mcp-Session-Id (initialize among them). */
+  unnamedRequests: Exchange[];
+  /** Legacy POSTs without Mcp-Session-Id other than initialize. */
+  unnamedOthers: Exchange[];
+}
+
+// 2026-07-28 requests are stateless: not part of any session.
+const isSessionPost = (x: Exchange) => x.httpMethod === "POST" && !(x.entry.era === "modern" && x.sessionId === undefined);
+
+function postsOf(all: readonly Exchange[]): Posts {
+  const named = (x: Exchange) => (isSessionPost(x) ? x.sessionId : undefined);
+  const unnamed = all.filter((x) => isSessionPost(x) && x.sessionId === undefined);
+  return {
+    byId: groupBy(all, named),
+    requestsById: groupBy(all, (x) => (x.isRequest ? named(x) : undefined)),
+    unnamedRequests: unnamed.filter((x) => x.isRequest),
+    unnamedOthers: unnamed.filter((x) => x.method !== "initialize"),
+  };
+}
+
+/** The first exchange of `list` that came after `x`. */
+const nextIn = (list: readonly Exchange[] | undefined, x: Exchange): Exchange | undefined => list?.[firstFrom(list, x.index + 1)];
+
+/** Whichever of two candidates came first. */
+const earlier = (a: Exchange | undefined, b: Exchange | undefined) => (a === undefined ? b : b === undefined || a.index < b.index ? a : b);
+
+/** The identical resends of `refused` on its session id, up to the first that was not refused the same way. */
+function refusedAgain(posts: Posts, refused: Exchange): Exchange[] {
+  const list = posts.requestsById.get(refused.sessionId as string) ?? [];
   const again: Exchange[] = [];
-  for (let i = refused.index + 1; i < all.length; i++) {
-    const x = all[i]!;
-    if (!x.isRequest || x.sessionId !== refused.sessionId || !sameCall(refused, x)) continue;
+  for (let i = firstFrom(list, refused.index + 1); i < list.length; i++) {
+    const x = list[i]!;
+    if (!sameCall(refused, x)) continue;
     again.push(x);
     if (!isIdRefused(x)) break;
   }
   return again;
 }
 
-function afterInitialize(all: readonly Exchange[], what: string, refused: Exchange, init: Exchange): Observation {
+function afterInitialize(posts: Posts, what: string, refused: Exchange, init: Exchange): Observation {
   const fresh = init.entry.response.headers["mcp-session-id"];
-  for (let i = init.index + 1; i < all.length; i++) {
-    const x = all[i]!;
-    if (x.httpMethod !== "POST" || (x.entry.era === "modern" && x.sessionId === undefined)) continue;
-    if (fresh !== undefined && x.sessionId === fresh) {
-      return observe("pass", `After ${what}, the client initialized again (seq ${init.seq}) and used the new session id (${label(x)}, seq ${x.seq}).`, refused.seq, init.seq, x.seq);
-    }
-    if (x.sessionId === undefined && x.method !== "initialize") {
-      return observe("fail", `After ${what}, the client initialized again (seq ${init.seq}) but sent ${label(x)} (seq ${x.seq}) without any Mcp-Session-Id.`, refused.seq, init.seq, x.seq);
-    }
+  const x = earlier(fresh === undefined ? undefined : nextIn(posts.byId.get(fresh), init), nextIn(posts.unnamedOthers, init));
+  if (x !== undefined && x.sessionId !== undefined) {
+    return observe("pass", `After ${what}, the client initialized again (seq ${init.seq}) and used the new session id (${label(x)}, seq ${x.seq}).`, refused.seq, init.seq, x.seq);
+  }
+  if (x !== undefined) {
+    return observe("fail", `After ${what}, the client initialized again (seq ${init.seq}) but sent ${label(x)} (seq ${x.seq}) without any Mcp-Session-Id.`, refused.seq, init.seq, x.seq);
   }
   return observe("pass", `After ${what}, the client initialized again (seq ${init.seq}); no later request shows which session id it used.`, refused.seq, init.seq);
 }
 
-function judge(all: readonly Exchange[], refused: Exchange): Observation {
+function judge(posts: Posts, refused: Exchange): Observation {
   const id = refused.sessionId as string;
   const what = `the 400 -32600 "Mcp-Session-Id header is required" to ${label(refused)} (seq ${refused.seq}), which carried Mcp-Session-Id ${shortId(id)}`;
-  const again = refusedAgain(all, refused);
-  const refusals = again.filter(isIdRefused);
+  const refusals = refusedAgain(posts, refused).filter(isIdRefused);
   if (refusals.length > MAX_RESENDS) {
     return observe("fail", `After ${what}, the client sent it again with the same id ${refusals.length} times that were refused the same way (a loop: at most ${MAX_RESENDS} expected).`, refused.seq, ...refusals.map((x) => x.seq));
   }
-  for (let i = refused.index + 1; i < all.length; i++) {
-    const x = all[i]!;
-    // 2026-07-28 requests are stateless: not part of any session.
-    if (x.httpMethod !== "POST" || (x.entry.era === "modern" && x.sessionId === undefined)) continue;
-    if (x.sessionId === id && x.isRequest) {
-      const how = sameCall(refused, x) ? "resent it with the same session id" : "went on with the same session id";
-      const again = isIdRefused(x) ? " (refused the same way)" : "";
-      return observe("pass", `After ${what}, the client ${how}: ${label(x)} (seq ${x.seq}) got ${answerOf(x)}${again}.`, refused.seq, x.seq);
-    }
-    if (x.method === "initialize" && x.sessionId === undefined) return afterInitialize(all, what, refused, x);
-    if (x.sessionId === undefined && x.isRequest) {
-      return observe("fail", `After ${what}, the client sent ${label(x)} (seq ${x.seq}) without any Mcp-Session-Id and without initializing again.`, refused.seq, x.seq);
-    }
+  const x = earlier(nextIn(posts.requestsById.get(id), refused), nextIn(posts.unnamedRequests, refused));
+  if (x === undefined) return observe("info", `After ${what}, the client sent no further request on any session: nothing shows how it handled the refusal.`, refused.seq);
+  if (x.sessionId === id) {
+    const how = sameCall(refused, x) ? "resent it with the same session id" : "went on with the same session id";
+    const again = isIdRefused(x) ? " (refused the same way)" : "";
+    return observe("pass", `After ${what}, the client ${how}: ${label(x)} (seq ${x.seq}) got ${answerOf(x)}${again}.`, refused.seq, x.seq);
   }
-  return observe("info", `After ${what}, the client sent no further request on any session: nothing shows how it handled the refusal.`, refused.seq);
+  if (x.method === "initialize") return afterInitialize(posts, what, refused, x);
+  return observe("fail", `After ${what}, the client sent ${label(x)} (seq ${x.seq}) without any Mcp-Session-Id and without initializing again.`, refused.seq, x.seq);
 }
 
 /**
@@ -79,5 +102,6 @@ export function sessionIdRefusalChecks(all: readonly Exchange[]): Check[] {
     seen.add(x.sessionId as string);
     return true;
   });
-  return summarize("session-id-refusal-handled", first.map((x) => judge(all, x)));
+  const posts = postsOf(all);
+  return summarize("session-id-refusal-handled", first.map((x) => judge(posts, x)));
 }

@@ -1,5 +1,5 @@
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { type Exchange, label } from "./exchange.ts";
+import { type CancelFinder, cancelFinder, type Exchange, label } from "./exchange.ts";
 
 /**
  * Timeouts, judged from the wire. Every version asks a sender to bound its requests (senders SHOULD set per-request
@@ -8,8 +8,11 @@ import { type Exchange, label } from "./exchange.ts";
  * a client that waited until the server's response deadline cut the answer (`response.cutByDeadline`) had none.
  */
 
-/** The faults that hold an answer back: a stall before the headers, a silent stream, a drip, a stream that never answers. */
-export const TIMEOUT_FAULT_KINDS: ReadonlySet<string> = new Set(["delay", "stall_stream", "drip", "hang"]);
+/**
+ * The faults that hold an answer back: a stall before the headers, a silent stream, a drip, a stream that never answers,
+ * an intermediary that waits out its idle window before its error page, or holds the headers or the events back.
+ */
+export const TIMEOUT_FAULT_KINDS: ReadonlySet<string> = new Set(["delay", "stall_stream", "drip", "hang", "idle_cut", "buffered"]);
 
 /**
  * A client that sat through a held-back answer this long has no bound worth the name: the MCP SDKs' default request
@@ -25,7 +28,7 @@ function timeoutFault(x: Exchange): { kind: string; ms?: number } | undefined {
   return { kind: fault.kind, ...(typeof ms === "number" ? { ms } : {}) };
 }
 
-const FAULT_NAMES: Readonly<Record<string, string>> = { delay: "stall before the headers", stall_stream: "silent stream", drip: "drip", hang: "stream that never answers" };
+const FAULT_NAMES: Readonly<Record<string, string>> = { delay: "stall before the headers", stall_stream: "silent stream", drip: "drip", hang: "stream that never answers", idle_cut: "proxy's idle window", buffered: "proxy's buffering" };
 const faultName = (f: { kind: string; ms?: number }) => `${f.ms !== undefined ? "a" : "the"} ${FAULT_NAMES[f.kind] ?? f.kind}${f.ms !== undefined ? ` of ${f.ms} ms` : ""}`;
 
 /** timeout-client-bounded: the client ended a held-back exchange itself, not at the server's deadline. */
@@ -60,38 +63,6 @@ export function abandoned(x: Exchange): boolean {
  * cancelled (not judged). 2026-07-28 (basic/patterns/cancellation, streamable-http "Cancellation"): on HTTP, closing the
  * response stream is the cancellation, and no notification is expected.
  */
-type CancelFinder = (x: Exchange) => Exchange | undefined;
-
-const cancelKey = (sessionId: string | undefined, requestId: unknown): string => `${sessionId}\u0000${JSON.stringify(requestId)}`;
-
-/**
- * The first notifications/cancelled on the request's MCP session naming its id, sent no earlier than the request:
- * the notifications are grouped once by (session, requestId), in arrival order, so each lookup is a binary search
- * and the check stays linear in the journal however many requests were abandoned.
- */
-function cancelFinder(all: readonly Exchange[]): CancelFinder {
-  const byKey = new Map<string, Exchange[]>();
-  for (const y of all) {
-    if (y.method !== "notifications/cancelled") continue;
-    const key = cancelKey(y.sessionId, y.params?.requestId);
-    const list = byKey.get(key);
-    if (list) list.push(y);
-    else byKey.set(key, [y]);
-  }
-  return (x) => {
-    const list = byKey.get(cancelKey(x.sessionId, x.id));
-    if (!list) return undefined;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid]!.start < x.start) lo = mid + 1;
-      else hi = mid;
-    }
-    return list[lo];
-  };
-}
-
 function judgeCancelled(cancelOf: CancelFinder, x: Exchange): Observation | undefined {
   if (x.method === "initialize") return undefined;
   const left = `The client abandoned ${label(x)} (seq ${x.seq}), closing its stream after ${x.entry.response.clientClosedAtMs} ms`;

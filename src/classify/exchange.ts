@@ -28,6 +28,11 @@ export const ExchangeSchema = z.object({
   /** The JSON-RPC method of the request; taken from request.body.method, else "tools/call". */
   method: z.string().optional(),
   protocolVersion: z.string().optional(),
+  /**
+   * tools/call: the called tool's outputSchema (as tools/list declared it). With it, structuredContent is checked
+   * against the schema (STRUCTURED_CONTENT_MISMATCH, STRUCTURED_CONTENT_MISSING); without it, it cannot be.
+   */
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 export type Exchange = z.infer<typeof ExchangeSchema>;
 
@@ -40,7 +45,8 @@ export type Exchange = z.infer<typeof ExchangeSchema>;
  */
 export function surelyExchange(value: unknown): boolean {
   if (!isRecord(value)) return false;
-  const { request, response, expectedId, method, protocolVersion } = value;
+  const { request, response, expectedId, method, protocolVersion, outputSchema } = value;
+  if (outputSchema !== undefined && !isRecord(outputSchema)) return false;
   if (request !== undefined && !(isRecord(request) && optionalHeaders(request.headers) && (request.method === undefined || typeof request.method === "string"))) return false;
   if (!isRecord(response) || !Object.hasOwn(response, "body") || !optionalHeaders(response.headers)) return false;
   const status = response.status;

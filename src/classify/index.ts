@@ -58,6 +58,7 @@ export type { RetryAfter } from "./retry-after.ts";
 export { parseHttpDate } from "./http-date.ts";
 export { parseChallenges } from "./auth.ts";
 export type { Challenge } from "./auth.ts";
+export { schemaMismatch } from "./json-schema.ts";
 
 // Total helpers for JSON of unknown shape, which the classifier's callers need as much as it does.
 export { isRecord, show } from "./json.ts";

@@ -35,24 +35,26 @@ export interface InputOptions {
 
 const RequestShape = ExchangeSchema.shape.request.unwrap().shape;
 const ResponseShape = ExchangeSchema.shape.response.shape;
-const { expectedId, method, protocolVersion } = ExchangeSchema.shape;
+const { expectedId, method, protocolVersion, outputSchema } = ExchangeSchema.shape;
 
-/** `{request?: {headers?, body?}, response: {status, headers?, body}, expectedId?, method?, protocolVersion?}`. */
+/** `{request?: {headers?, body?}, response: {status, headers?, body}, expectedId?, method?, protocolVersion?, outputSchema?}`. */
 export const NestedExchangeInputSchema = z.strictObject({
   request: z.strictObject(RequestShape).optional(),
   response: z.strictObject(ResponseShape),
   expectedId,
   method,
   protocolVersion,
+  outputSchema,
 });
 export type NestedExchangeInput = z.infer<typeof NestedExchangeInputSchema>;
 
-/** `{status, headers?, body, expectedId?, method?, protocolVersion?}`: the response fields at the top. */
+/** `{status, headers?, body, expectedId?, method?, protocolVersion?, outputSchema?}`: the response fields at the top. */
 export const FlatExchangeInputSchema = z.strictObject({
   ...ResponseShape,
   expectedId,
   method,
   protocolVersion,
+  outputSchema,
 });
 export type FlatExchangeInput = z.infer<typeof FlatExchangeInputSchema>;
 

@@ -18,6 +18,8 @@ export interface RequestInfo {
   initializeVersion?: string;
   progressToken?: string | number;
   taskAugmented: boolean;
+  /** The called tool's outputSchema, when the input gave it (exchange.outputSchema). */
+  outputSchema?: Record<string, unknown>;
 }
 
 const META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
@@ -60,6 +62,7 @@ export function readRequest(exchange: Record<string, unknown>, headers: HeaderMa
   if (typeof meta[META_VERSION_KEY] === "string") info.metaVersion = meta[META_VERSION_KEY];
   if (method === "initialize" && typeof params.protocolVersion === "string") info.initializeVersion = params.protocolVersion;
   if (isRequestId(meta.progressToken)) info.progressToken = meta.progressToken;
+  if (isRecord(exchange.outputSchema)) info.outputSchema = exchange.outputSchema;
   return info;
 }
 

@@ -1,4 +1,5 @@
 import { checkContentBlock } from "./content.ts";
+import { schemaMismatch } from "./json-schema.ts";
 import type { Findings } from "./findings.ts";
 import { SpecRef } from "./findings.ts";
 import { has, isRecord, show, typeName } from "./json.ts";
@@ -198,6 +199,8 @@ function callToolResult(result: Record<string, unknown>, ctx: ResultContext, det
     }
   }
 
+  outputSchemaChecks(result, ctx, fail);
+
   const problem = problems[0];
   if (problem !== undefined) return { outcome: "INVALID_TOOL_RESULT", problem, details };
   if (result.isError === true) {
@@ -207,6 +210,27 @@ function callToolResult(result: Record<string, unknown>, ctx: ResultContext, det
     return { outcome: "TOOL_ERROR", details };
   }
   return { outcome: "TOOL_SUCCESS", details };
+}
+
+/**
+ * With the tool's outputSchema known (2025-06-18 and later, server/tools "Output Schema"): "Servers MUST provide
+ * structured results that conform to this schema", so a result without structuredContent, or with one that does not
+ * conform, is invalid. An isError result is a tool execution error, not the tool's output: it may lack
+ * structuredContent, and one that does not conform is only a warning (SDK v1's callTool still rejects it; v2 skips
+ * the check for errors).
+ */
+function outputSchemaChecks(result: Record<string, unknown>, ctx: ResultContext, fail: (code: string, message: string) => void): void {
+  const schema = ctx.request.outputSchema;
+  if (schema === undefined) return;
+  const isError = result.isError === true;
+  if (!has(result, "structuredContent")) {
+    if (!isError) fail("STRUCTURED_CONTENT_MISSING", "The tool declares an outputSchema, so its result MUST carry structuredContent that conforms to it; this one has none.");
+    return;
+  }
+  const found = schemaMismatch(result.structuredContent, schema);
+  if (found === undefined) return;
+  if (!isError) fail("STRUCTURED_CONTENT_MISMATCH", `structuredContent does not conform to the tool's outputSchema: ${found}.`);
+  else ctx.findings.warning("ERROR_STRUCTURED_CONTENT_MISMATCH", `The isError result carries structuredContent that does not conform to the tool's outputSchema (${found}); a client that validates it anyway (SDK v1) rejects the whole result.`, isModern(ctx.version) ? SpecRef.s26ToolResult : SpecRef.s1125ToolResult);
 }
 
 function otherResult(result: Record<string, unknown>, ctx: ResultContext, details: Record<string, unknown>): ResultOutcome {

@@ -71,6 +71,7 @@ const TRANSIENT: Readonly<Record<TransientHttpStatus, string>> = {
   502: "A gateway got a bad answer upstream (502).",
   503: "The server is unavailable (503).",
   504: "A gateway timed out upstream (504).",
+  524: "An edge proxy timed out waiting for the origin's response (524, Cloudflare's \"A timeout occurred\").",
 };
 
 /** Retry advice for a non-2xx status, following the body's JSON-RPC error where it is more specific. */

@@ -1,4 +1,4 @@
-import type { BodyKind, Fault } from "./schema.ts";
+import type { BadResultVariant, BodyKind, Fault } from "./schema.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { ErrorCode, errorMessage, injectedErrorMessage, type RequestId } from "../wire/jsonrpc.ts";
 import { withResultType, withServerInfo } from "../wire/result-shape.ts";
@@ -8,6 +8,7 @@ import { JSON_HEADERS, jsonResponse } from "../wire/response.ts";
 import { sleep } from "../base/sleep.ts";
 import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
 import { sessionExpiredResponse } from "./session-expired.ts";
+import { intermediaryPageResponse } from "./intermediary-pages.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 
 type Message = Record<string, unknown>;
@@ -133,15 +134,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
     case "respond_sse":
       return withAnswer(input, (answered) => deliver({ ...answered, stream: true }));
     case "delay":
-      // The source is asked first and its answer held back: an upstream has answered (its effect done) before the
-      // wait, while the built-in handler, which runs when the answer is read, runs after it. A delay past the
-      // deadline ends in a response cut at the deadline, like any other.
-      return withAnswer(input, async (answered) => {
-        await sleep(Math.min(fault.ms, input.deadline.remainingMs()));
-        if (input.deadline.remainingMs() > 0) return deliver(answered);
-        input.deadline.cut = true;
-        return new Response(null, { status: 200, headers: { ...(answered.stream ? SSE_HEADERS : JSON_HEADERS), ...answered.headers } });
-      });
+      return delayed(fault.ms, input);
     case "stall_stream":
       return withAnswer(input, (answered) =>
         streamed(answered, async (out, emit) => {
@@ -153,6 +146,9 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       );
     case "progress":
       return withAnswer(input, (answered) => longRunning(fault, input.progressToken, answered));
+    case "idle_cut":
+    case "buffered":
+      return intermediary(fault, input);
     case "hang":
       return streamed({ ...input, headers: input.headers ?? {} }, async (out) => {
         const until = Date.now() + fault.ms;
@@ -191,7 +187,113 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
       return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptEnvelope(fault.variant, m)) }));
     case "bad_result":
       return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => corruptResult(fault.variant, m)) }));
+    case "oversized":
+      return withAnswer(input, (answered) => deliver({ ...answered, answer: async (emit) => corrupted(await answered.answer(emit), (m) => enlarge(fault, m)) }));
   }
+}
+
+/**
+ * A `delay` fault. The source is asked first and its answer held back: an upstream has answered (its effect done)
+ * before the wait, while the built-in handler, which runs when the answer is read, runs after it. A delay past the
+ * deadline ends in a response cut at the deadline, like any other.
+ */
+function delayed(ms: number, input: PerformInput): Promise<Response> {
+  return withAnswer(input, async (answered) => {
+    await sleep(Math.min(ms, input.deadline.remainingMs()));
+    if (input.deadline.remainingMs() > 0) return deliver(answered);
+    input.deadline.cut = true;
+    return new Response(null, { status: 200, headers: { ...(answered.stream ? SSE_HEADERS : JSON_HEADERS), ...answered.headers } });
+  });
+}
+
+/** The faults of an intermediary in front of the server: an idle cut, or a stream's headers or events held back. */
+function intermediary(fault: Extract<Fault, { kind: "idle_cut" | "buffered" }>, input: PerformInput): Promise<Response> {
+  if (fault.kind === "idle_cut") return idleCut(fault, input);
+  return fault.hold === "headers" ? headersWithheld(fault, input) : withAnswer(input, (answered) => eventsHeld(fault, input.progressToken, answered));
+}
+
+/**
+ * An `idle_cut` fault: an intermediary (a CDN edge, a reverse proxy, a load balancer) waits at most `ms` for the server
+ * behind it, which is silent for `workMs` (or its own time, when longer) before its answer. The server is asked at
+ * once, so its handler runs (or the upstream is called) whatever the intermediary then does: an answer within the
+ * window goes out as it is; past it the client gets the intermediary's error page and the server's answer goes
+ * nowhere. A window past the response deadline ends at the deadline, like any other response.
+ */
+async function idleCut(fault: Extract<Fault, { kind: "idle_cut" }>, input: PerformInput): Promise<Response> {
+  const started = Date.now();
+  const ready = (async () => {
+    const answered = await ask(input);
+    return answered instanceof Response ? answered : { answered, message: await answered.answer(undefined) };
+  })();
+  const behind = ready.then(async (r) => {
+    await sleep(Math.max(0, fault.workMs - (Date.now() - started)));
+    return r;
+  });
+  const idle = sleep(Math.min(fault.ms, input.deadline.remainingMs())).then(() => undefined);
+  const first = await Promise.race([behind, idle]);
+  if (first instanceof Response) return first;
+  if (first) return first.message ? deliver({ ...first.answered, answer: async () => first.message }) : accepted();
+  // The server behind goes on (its effects happen all the same); the client hears only from the intermediary.
+  input.waitUntil(ready.catch(() => undefined));
+  if (input.deadline.remainingMs() > 0) return intermediaryPageResponse(fault.page, fault.status);
+  input.deadline.cut = true;
+  return new Response(null, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...input.headers } });
+}
+
+/**
+ * A `buffered` fault holding the headers: the server behind is asked at once and sends its first byte (its answer, on
+ * an SSE stream) after `ms`; the intermediary sends the status line and headers only with that byte, so the client
+ * hears nothing at all until then. A hold past the response deadline ends at the deadline.
+ */
+async function headersWithheld(fault: Extract<Fault, { kind: "buffered" }>, input: PerformInput): Promise<Response> {
+  const ready = (async () => {
+    const answered = await ask(input);
+    return answered instanceof Response ? answered : { answered, message: await answered.answer(undefined) };
+  })();
+  input.waitUntil(ready.catch(() => undefined));
+  await sleep(Math.min(fault.ms, input.deadline.remainingMs()));
+  if (input.deadline.remainingMs() <= 0) {
+    input.deadline.cut = true;
+    return new Response(null, { status: 200, headers: { ...SSE_HEADERS, ...input.headers } });
+  }
+  const first = await ready;
+  if (first instanceof Response) return first;
+  return first.message ? deliver({ ...first.answered, stream: true, answer: async () => first.message }) : accepted();
+}
+
+/** What an intermediary holds of a stream before it flushes anyway (its buffers full), so a held stream stays bounded. */
+export const HELD_MAX_BYTES = 256 * 1024;
+
+/**
+ * A `buffered` fault holding the events (nginx's proxy_buffering on an SSE response without X-Accel-Buffering: no):
+ * the headers go out at once; the server behind runs `ms` with a notifications/progress every `intervalMs` (an SSE
+ * comment when the request has no progressToken), then answers; every event, its own notifications and the answer
+ * reach the client together at the end, in one write. Past HELD_MAX_BYTES the held bytes are flushed, as a proxy
+ * whose buffers are full sends what it holds.
+ */
+function eventsHeld(fault: Extract<Fault, { kind: "buffered" }>, token: string | number | undefined, answered: Answered): Response {
+  return streamed(answered, async (out) => {
+    let held = "";
+    const hold = async (chunk: string): Promise<boolean> => {
+      held += chunk;
+      if (held.length >= HELD_MAX_BYTES) {
+        await out.write(held);
+        held = "";
+      }
+      return out.open;
+    };
+    const until = Date.now() + fault.ms;
+    const total = Math.max(1, Math.ceil(fault.ms / fault.intervalMs));
+    for (let tick = 1; out.open && Date.now() < until; tick++) {
+      const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: tick, total, message: `working (${tick} of ${total})` } };
+      await hold(token === undefined ? sseComment("faultline: still working") : sseEvent(progress));
+      await sleep(Math.min(fault.intervalMs, Math.max(0, until - Date.now())));
+    }
+    // Left by the client or cut by the deadline meanwhile: the answer would go nowhere, so the handler does not run.
+    const final = out.open ? await answered.answer((message) => hold(sseEvent(message))) : undefined;
+    await out.write(held + (final ? sseEvent(final) : ""));
+    return undefined;
+  });
 }
 
 /** A `progress` fault: the call runs long on an SSE stream (runLong), then the source's answer follows. */
@@ -335,7 +437,7 @@ function corruptEnvelope(variant: "wrong_id" | "result_and_error" | "no_jsonrpc"
 }
 
 /** Corrupts a result; an error response has none, so it is left alone. */
-function corruptResult(variant: "content_not_array" | "unknown_result_type" | "missing_result_type", message: Message): Message {
+function corruptResult(variant: BadResultVariant, message: Message): Message {
   if (!message.result) return message;
   const result = message.result as Message;
   switch (variant) {
@@ -347,5 +449,48 @@ function corruptResult(variant: "content_not_array" | "unknown_result_type" | "m
       const { resultType: _dropped, ...rest } = result;
       return { ...message, result: rest };
     }
+    case "structured_mismatch":
+      return { ...message, result: { ...result, structuredContent: MISMATCHED_STRUCTURE } };
+    case "structured_missing": {
+      const { structuredContent: _dropped, ...rest } = result;
+      return { ...message, result: rest };
+    }
+    case "error_with_structured":
+      return { ...message, result: { ...result, content: [{ type: "text", text: ERROR_WITH_STRUCTURE.error.message }], structuredContent: ERROR_WITH_STRUCTURE, isError: true } };
   }
 }
+
+/**
+ * An `oversized` fault: the tool's own content stays first, and the blocks that make the result large follow it. An
+ * error response has no result and is left alone.
+ */
+function enlarge(fault: Extract<Fault, { kind: "oversized" }>, message: Message): Message {
+  if (!message.result) return message;
+  const result = message.result as Message;
+  const own = Array.isArray(result.content) ? result.content : [];
+  const added =
+    fault.variant === "text_mb"
+      ? [{ type: "text", text: filler(fault.bytes) }]
+      : fault.variant === "large_image"
+        ? [{ type: "image", mimeType: "image/png", data: pngData(fault.bytes) }]
+        : Array.from({ length: Math.max(0, fault.blocks - own.length) }, (_, i) => ({ type: "text", text: `block ${own.length + i + 1} of ${fault.blocks} (injected by Faultline)` }));
+  return { ...message, result: { ...result, content: [...own, ...added] } };
+}
+
+/** `bytes` characters of readable text. */
+function filler(bytes: number): string {
+  const line = "Faultline oversized result: this text only makes the answer large.\n";
+  return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
+}
+
+/** Base64 of `bytes` characters (a multiple of 4, rounded down) that starts with the PNG signature, then zeros. */
+function pngData(bytes: number): string {
+  const signature = "iVBORw0KGgo"; // base64 of the 8-byte PNG signature, less its padding
+  const length = bytes - (bytes % 4);
+  return (signature + "A".repeat(Math.max(0, length - signature.length - 1)) + "=").slice(0, length);
+}
+
+/** structuredContent with none of a tool's declared properties and one it never has: it conforms to no outputSchema that requires a property or forbids extra ones. */
+const MISMATCHED_STRUCTURE = { faultline: "structuredContent that does not match the tool's outputSchema (injected by Faultline)" };
+/** The error object a server puts in structuredContent beside isError: true, in place of the tool's declared output. */
+const ERROR_WITH_STRUCTURE = { error: { code: "UPSTREAM_UNAVAILABLE", message: "The tool failed after it ran: the upstream did not confirm (injected by Faultline)." } };

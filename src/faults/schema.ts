@@ -41,6 +41,18 @@ export const SessionExpiredVariantSchema = z
   );
 export type SessionExpiredVariant = z.infer<typeof SessionExpiredVariantSchema>;
 
+/** The bounds of an `oversized` fault: one result of at most 8 MiB of added text or image data, or 20,000 blocks. */
+export const OVERSIZED_MAX_BYTES = 8 * 1024 * 1024;
+export const OVERSIZED_MAX_BLOCKS = 20_000;
+
+/**
+ * How a `bad_result` fault spoils a result. The structured ones concern a tool that declares an outputSchema:
+ * structured_mismatch swaps structuredContent for an object that does not conform, structured_missing drops it, and
+ * error_with_structured turns the result into isError: true with a non-conforming error object as structuredContent.
+ */
+export const BadResultVariantSchema = z.enum(["content_not_array", "unknown_result_type", "missing_result_type", "structured_mismatch", "structured_missing", "error_with_structured"]);
+export type BadResultVariant = z.infer<typeof BadResultVariantSchema>;
+
 /**
  * Every fault the interpreter can perform. Scenarios decide which one applies; src/faults/perform.ts performs it.
  * The same schema validates the `fault` of each rule in the `script` scenario.
@@ -77,6 +89,19 @@ export const FaultSchema = z.discriminatedUnion("kind", [
     keepAliveMs: z.number().int().min(10).max(60_000).default(5_000).describe("Interval between SSE keep-alive comments"),
   }),
   z.object({
+    kind: z.literal("idle_cut"),
+    ms: z.number().int().min(0).max(600_000).describe("The intermediary's idle window: a server silent this long gets the error page instead of its answer"),
+    workMs: z.number().int().min(0).max(600_000).describe("How long the server behind stays silent before its answer (at least; a real source's own time counts)"),
+    status: z.number().int().min(500).max(599).default(504).describe("The status of the intermediary's page, e.g. 504 (nginx, ALB), 524 (Cloudflare), 502 (ALB)"),
+    page: z.enum(["cloudflare", "nginx", "alb"]).default("nginx").describe("Which kind of intermediary's HTML page it sends"),
+  }),
+  z.object({
+    kind: z.literal("buffered"),
+    hold: z.enum(["headers", "events"]).describe("headers: the status line and headers wait for the server's first byte; events: headers at once, every event of the stream held until it ends"),
+    ms: z.number().int().min(0).max(600_000).describe("headers: how long the server behind is silent before its first byte; events: how long its stream runs before its answer"),
+    intervalMs: z.number().int().min(100).max(60_000).default(1_000).describe("events: pause between the server's notifications/progress (SSE comments when the request has no progressToken)"),
+  }),
+  z.object({
     kind: z.literal("progress"),
     ms: z.number().int().min(0).max(600_000).describe("How long the call runs before its answer (a response past FAULTLINE_MAX_RESPONSE_SECONDS is cut at that deadline)"),
     intervalMs: z.number().int().min(10).max(60_000).default(5_000).describe("Pause between notifications/progress (between SSE comments when the request has no progressToken)"),
@@ -90,7 +115,13 @@ export const FaultSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("malformed"), variant: z.enum(["invalid_json", "truncated_json", "wrong_content_type", "html_page"]) }),
   z.object({ kind: z.literal("envelope"), variant: z.enum(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"]) }),
-  z.object({ kind: z.literal("bad_result"), variant: z.enum(["content_not_array", "unknown_result_type", "missing_result_type"]) }),
+  z.object({ kind: z.literal("bad_result"), variant: BadResultVariantSchema }),
+  z.object({
+    kind: z.literal("oversized"),
+    variant: z.enum(["text_mb", "many_blocks", "large_image"]).describe("text_mb: one text block of `bytes` characters; many_blocks: `blocks` text blocks; large_image: a PNG image block whose base64 data is `bytes` characters"),
+    bytes: z.number().int().min(1024).max(OVERSIZED_MAX_BYTES).default(2 * 1024 * 1024).describe("text_mb and large_image: the added block's characters (at most 8 MiB)"),
+    blocks: z.number().int().min(2).max(OVERSIZED_MAX_BLOCKS).default(5_000).describe("many_blocks: how many content blocks the result carries (at most 20,000)"),
+  }),
   z.object({
     kind: z.literal("unauthorized"),
     scope: challengeScope().optional(),

@@ -155,9 +155,9 @@ function judge(httpMethod: string, facts: Facts | undefined, headers: Record<str
     // The parsed body goes when there is one, so the classifier does not parse it again (a parsed string would read
     // as raw text, so that one case goes as text).
     const body = facts?.body === undefined || typeof facts.body === "string" ? (facts?.text ?? "") : facts.body;
-    return classify({ request: { headers, body }, response }, { now });
+    return classify({ request: { headers, body }, response, ...(facts?.outputSchema ? { outputSchema: facts.outputSchema } : {}) }, { now });
   }
   const call = facts?.rpc;
   if (httpMethod !== "GET" || call?.kind !== "request" || call.method === undefined || (typeof call.id !== "string" && typeof call.id !== "number")) return undefined;
-  return classify({ request: { headers }, response, expectedId: call.id, method: call.method, ...(facts?.protocolVersion ? { protocolVersion: facts.protocolVersion } : {}) }, { now });
+  return classify({ request: { headers }, response, expectedId: call.id, method: call.method, ...(facts?.protocolVersion ? { protocolVersion: facts.protocolVersion } : {}), ...(facts?.outputSchema ? { outputSchema: facts.outputSchema } : {}) }, { now });
 }

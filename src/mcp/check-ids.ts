@@ -40,6 +40,7 @@ export const CHECK_IDS = {
   "task-not-polled-after-cancel": "after its own tasks/cancel the client stopped polling the task",
   "task-mcp-name-sent": "every tasks/* request carried Mcp-Name equal to params.taskId",
   "task-polling-bounded": "a task the server no longer knows (-32602) was not polled forever",
+  "tool-error-next-step": "after an isError result the client changed the arguments, used another tool or stopped, not repeated the identical call",
 } as const satisfies Record<string, string>;
 
 export type CheckId = keyof typeof CHECK_IDS;

@@ -67,8 +67,14 @@ export function toolDescriptor(tool: ToolDefinition): Record<string, unknown> {
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
     inputSchema: { type: "object", ...inputSchema },
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     annotations: tool.annotations,
   };
+}
+
+/** The outputSchema the named tool declares, for the classifier to check its structuredContent against. */
+export function outputSchemaOf(tools: readonly ToolDefinition[], name: string): Record<string, unknown> | undefined {
+  return tools.find((t) => t.name === name)?.outputSchema;
 }
 
 export function inputSchemaOf(tools: readonly ToolDefinition[], name: string): Record<string, unknown> | undefined {

@@ -40,6 +40,8 @@ export interface Facts {
   era?: Era;
   protocolVersion?: string;
   message?: MessageFacts;
+  /** A tools/call of a tool that declares an outputSchema: that schema, which the classifier checks structuredContent against. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** A readable JSON-RPC request or notification, with what the era and the session say about it. */

@@ -7,7 +7,7 @@ import { clientInfoOf, rpcOf, type Facts, type MessageFacts } from "./facts.ts";
 import { ErrorCode, errorMessage, readMessage, RpcError, type IncomingMessage } from "../wire/jsonrpc.ts";
 import { readModernMeta, validateModern } from "./modern-headers.ts";
 import type { SessionRuntime } from "./runtime.ts";
-import { inputSchemaOf } from "./dispatch.ts";
+import { inputSchemaOf, outputSchemaOf } from "./dispatch.ts";
 import type { ToolDefinition } from "./tool.ts";
 import { capabilityRefusal } from "./capability-refusal.ts";
 import { isLegacyVersion, LEGACY_VERSIONS, META, MODERN_VERSION, type Era } from "../wire/versions.ts";
@@ -71,7 +71,9 @@ export async function readPost(httpRequest: Request, headers: Record<string, str
       : incoming.message.method === "initialize"
         ? readInitialize(common(incoming, facts, params, era))
         : readLegacy(common(incoming, facts, params, era), headers, session, tools);
-  return { facts: { ...facts, era, protocolVersion: message.request.protocolVersion, message }, ...(rejection ? { rejection } : {}) };
+  // The classifier checks a tools/call's structuredContent against the outputSchema this server declared for the tool.
+  const outputSchema = incoming.message.method === "tools/call" && facts.rpc.toolName ? outputSchemaOf(tools, facts.rpc.toolName) : undefined;
+  return { facts: { ...facts, era, protocolVersion: message.request.protocolVersion, message, ...(outputSchema ? { outputSchema } : {}) }, ...(rejection ? { rejection } : {}) };
 }
 
 type Read = { message: MessageFacts; rejection?: RpcError };

@@ -107,6 +107,8 @@ export interface ToolDefinition {
   args: z.ZodObject;
   /** Overrides the JSON Schema generated from `args` (e.g. to add x-mcp-header). */
   inputSchema?: Record<string, unknown>;
+  /** The JSON Schema its structuredContent conforms to, sent as the tool's outputSchema (none when absent). */
+  outputSchema?: Record<string, unknown>;
   annotations: ToolAnnotations;
   /** True when the tool may ask for input, so legacy calls must answer on an SSE stream. */
   asksForInput?: boolean;

@@ -59,6 +59,9 @@ function proxiedAnswer(exchange: Exchange, facts: Facts & { message: MessageFact
   };
   const reply = async (): Promise<Reply> => {
     trace.mode("alter");
+    // Called, so it may run the tool: a fault that answers before the upstream does (an intermediary's idle cut) must
+    // not read as "none".
+    ran = () => "possible";
     const outcome = await callUpstream("POST", exchange.request.headers, facts.text, upstream, deadline);
     trace.requested(outcome.requestHeaders);
     if (!outcome.ok) {

@@ -43,7 +43,7 @@ export function jsonRpcErrorName(code: number): string | undefined {
  * HTTP statuses a client may retry after a wait: the classifier's `conditional` advice and the checks' retry rules.
  * (The classifier also advises a bounded retry for a 5xx it cannot name, other than 501 and 505.)
  */
-export const TRANSIENT_HTTP_STATUSES = [408, 429, 500, 502, 503, 504] as const;
+export const TRANSIENT_HTTP_STATUSES = [408, 429, 500, 502, 503, 504, 524] as const;
 export type TransientHttpStatus = (typeof TRANSIENT_HTTP_STATUSES)[number];
 
 /** The timing thresholds the checks judge by and the dashboard's timeline draws. */

@@ -94,3 +94,17 @@ test("the 2026-07-28 era has no sessions: a 410 to a modern request carrying an 
   const modern = entry({ seq: 1, at: 0, method: "tools/list", headers: { "mcp-session-id": DEAD }, ...(await answerOf("gone", 1)) });
   assert.equal(await check([modern], "session-reinitialized"), undefined);
 });
+
+test("session-reinitialized follows a client through re-initializes to the one whose id it used", async () => {
+  const inits = Array.from({ length: 5 }, (_, i) => initialize(2 + i, 10 + i, { newSessionId: i === 4 ? FRESH : `other${i}` }));
+  const found = await check([await expired(1, 0, "not_found"), ...inits, onFresh(7, 20)], "session-reinitialized");
+  assert.equal(found?.status, "pass", found?.message);
+  assert.deepEqual(found?.evidence, [1, 6, 7]);
+});
+
+test("session-reinitialized warns when the client initializes again and again (17 times) without using any new id", async () => {
+  const inits = Array.from({ length: 18 }, (_, i) => initialize(2 + i, 10 + i, { newSessionId: `other${i}` }));
+  const found = await check([await expired(1, 0, "not_found"), ...inits], "session-reinitialized");
+  assert.equal(found?.status, "warning", found?.message);
+  assert.match(found?.message ?? "", /initialized again more than 16 times in a row without using any new session id/);
+});

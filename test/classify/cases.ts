@@ -79,6 +79,18 @@ function jsonCall(result: unknown, extra: { version?: string; request?: unknown;
   return exchange;
 }
 
+/** place_order's outputSchema, as a test fixture: an integer orderNumber and a string item, nothing else. */
+const ORDER_SCHEMA = {
+  type: "object",
+  properties: { orderNumber: { type: "integer", minimum: 1 }, item: { type: "string" } },
+  required: ["orderNumber", "item"],
+  additionalProperties: false,
+};
+
+function withSchema(exchange: unknown): unknown {
+  return { ...(exchange as Record<string, unknown>), outputSchema: ORDER_SCHEMA };
+}
+
 function jsonBody(body: string, status = 200, request: unknown = call1, version?: string): unknown {
   const exchange: Record<string, unknown> = { request: { body: request }, response: { status, headers: JSON_CT, body } };
   if (version !== undefined) exchange.protocolVersion = version;
@@ -197,6 +209,47 @@ export const cases: Case[] = [
     name: "structuredContent as an object is valid in 2025-06-18",
     exchange: jsonCall({ content: [{ type: "text", text: "{\"t\":20}" }], structuredContent: { t: 20 } }, { version: "2025-06-18" }),
     expect: { outcome: "TOOL_SUCCESS", details: { protocolVersion: "2025-06-18" } },
+  },
+  // ---- structuredContent against the tool's outputSchema (server/tools "Output Schema": servers MUST conform) ----
+  {
+    name: "structuredContent that conforms to the given outputSchema is a success",
+    exchange: withSchema(jsonCall({ content: [{ type: "text", text: "{\"orderNumber\":1}" }], structuredContent: { orderNumber: 1, item: "tea" } }, { version: "2025-11-25" })),
+    expect: { outcome: "TOOL_SUCCESS", absentFindingCodes: ["STRUCTURED_CONTENT_MISMATCH", "STRUCTURED_CONTENT_MISSING"] },
+  },
+  {
+    name: "structuredContent of the wrong type for a property is invalid against the outputSchema",
+    exchange: withSchema(jsonCall({ content: [{ type: "text", text: "x" }], structuredContent: { orderNumber: "one", item: "tea" } }, { version: "2025-11-25" })),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:STRUCTURED_CONTENT_MISMATCH"] },
+  },
+  {
+    name: "structuredContent without a required property is invalid against the outputSchema in 2026-07-28 too",
+    exchange: withSchema(jsonCall({ resultType: "complete", content: [{ type: "text", text: "x" }], structuredContent: { item: "tea" } }, { version: "2026-07-28" })),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:STRUCTURED_CONTENT_MISMATCH"] },
+  },
+  {
+    name: "a property the outputSchema forbids (additionalProperties false) is invalid",
+    exchange: withSchema(jsonCall({ content: [{ type: "text", text: "x" }], structuredContent: { orderNumber: 1, item: "tea", extra: true } }, { version: "2025-06-18" })),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:STRUCTURED_CONTENT_MISMATCH"] },
+  },
+  {
+    name: "a result without structuredContent is invalid when the tool declares an outputSchema",
+    exchange: withSchema(jsonCall({ content: [{ type: "text", text: "Order #1 placed" }] }, { version: "2025-11-25" })),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:STRUCTURED_CONTENT_MISSING"] },
+  },
+  {
+    name: "an isError result may lack structuredContent even when the tool declares an outputSchema",
+    exchange: withSchema(jsonCall({ content: [{ type: "text", text: "failed" }], isError: true }, { version: "2025-11-25" })),
+    expect: { outcome: "TOOL_ERROR", absentFindingCodes: ["STRUCTURED_CONTENT_MISSING", "ERROR_STRUCTURED_CONTENT_MISMATCH"] },
+  },
+  {
+    name: "an isError result whose structuredContent breaks the outputSchema stays a tool error, with a warning",
+    exchange: withSchema(jsonCall({ content: [{ type: "text", text: "failed" }], isError: true, structuredContent: { error: "declined" } }, { version: "2025-11-25" })),
+    expect: { outcome: "TOOL_ERROR", findingCodes: ["warning:ERROR_STRUCTURED_CONTENT_MISMATCH"], absentFindingCodes: ["STRUCTURED_CONTENT_MISMATCH"] },
+  },
+  {
+    name: "without an outputSchema in the input, structuredContent is not checked against one",
+    exchange: jsonCall({ content: [{ type: "text", text: "x" }], structuredContent: { orderNumber: "one" } }, { version: "2025-11-25" }),
+    expect: { outcome: "TOOL_SUCCESS", absentFindingCodes: ["STRUCTURED_CONTENT_MISMATCH", "STRUCTURED_CONTENT_MISSING"] },
   },
   {
     name: "a null result is invalid because an MCP result is an object",

@@ -41,6 +41,7 @@ test("the entry point exports exactly the named classifier surface, and nothing 
     "parseJsonText",
     "parseSse",
     "retryAfter",
+    "schemaMismatch",
     "sessionGoneReading",
     "show",
     "sseBodyAlone",

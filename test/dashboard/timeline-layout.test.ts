@@ -144,3 +144,27 @@ test("a connector joins a failure only to the next attempt at the same call, not
   ]);
   assert.deepEqual(layout.gaps.map((g) => [g.from, g.to]), [[1, 2], [3, 5]]);
 });
+
+test("a task's creating call and every tasks/* request about it share one lane, named by the task", () => {
+  const created = { ...entry(1, 0, "TOOL_SUCCESS"), response: { status: 200, body: { text: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { resultType: "task", taskId: "t-1", status: "working", pollIntervalMs: 500 } }) } } };
+  const byHeader = { ...entry(2, 600, "TOOL_SUCCESS"), rpc: { method: "tasks/get" }, request: { method: "POST", headers: { "mcp-name": "t-1" } } };
+  const byParams = { ...entry(3, 1200, "TOOL_SUCCESS"), rpc: { method: "tasks/cancel" }, request: { method: "POST", headers: {}, body: { text: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tasks/cancel", params: { taskId: "t-1" } }) } } };
+  const other = { ...entry(4, 1300, "TOOL_SUCCESS"), rpc: { method: "tasks/get" }, request: { method: "POST", headers: { "mcp-name": "t-2" } } };
+  const plain = entry(5, 1400, "TOOL_SUCCESS");
+  const layout = layoutTimeline([created, byHeader, byParams, other, plain]);
+  assert.deepEqual(layout.lanes.map((l) => l.key), ["task t-1", "task t-2", "tools/call echo"]);
+  const y = (seq: number) => layout.marks.find((m) => m.seq === seq)?.y;
+  assert.equal(y(2), y(1));
+  assert.equal(y(3), y(1));
+  assert.notEqual(y(4), y(1));
+});
+
+test("a task created on an SSE stream (2025-11-25's nested task) is found in the stream's events", () => {
+  const created = { ...entry(1, 0, "TOOL_SUCCESS"), response: { status: 200, sseEvents: [{ data: "{not json" }, { data: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { task: { taskId: "t-9", status: "working" } } }) }] } };
+  assert.equal(laneKey(created), "task t-9");
+});
+
+test("a tasks/get whose body the journal cut and that carries no Mcp-Name stays in its method's lane", () => {
+  const cut = { ...entry(1, 0, "TOOL_SUCCESS"), rpc: { method: "tasks/get" }, request: { method: "POST", headers: {}, body: { text: '{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t-', truncated: true } } };
+  assert.equal(laneKey(cut), "tasks/get");
+});

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FaultSchema, SessionExpiredVariantSchema, type Fault, type FaultInput } from "../../src/faults/schema.ts";
+import { BadResultVariantSchema, FaultSchema, SessionExpiredVariantSchema, type Fault, type FaultInput } from "../../src/faults/schema.ts";
 import { perform } from "../../src/faults/perform.ts";
 import { Deadline } from "../../src/wire/deadline.ts";
 
@@ -20,13 +20,18 @@ const SAMPLES: FaultInput[] = [
   { kind: "delay", ms: 0 },
   { kind: "stall_stream", ms: 0 },
   { kind: "progress", ms: 0, intervalMs: 10 },
+  { kind: "idle_cut", ms: 50, workMs: 0 },
+  { kind: "idle_cut", ms: 0, workMs: 50 },
+  { kind: "buffered", hold: "headers", ms: 0 },
+  { kind: "buffered", hold: "events", ms: 0, intervalMs: 100 },
   { kind: "drip", chunkBytes: 4096, intervalMs: 1 },
   { kind: "hang", ms: 0, keepAliveMs: 10 },
   { kind: "cut_stream" },
   { kind: "cut_stream", priming: true },
   ...(["invalid_json", "truncated_json", "wrong_content_type", "html_page"] as const).map((variant) => ({ kind: "malformed" as const, variant })),
   ...(["wrong_id", "result_and_error", "no_jsonrpc", "null_id"] as const).map((variant) => ({ kind: "envelope" as const, variant })),
-  ...(["content_not_array", "unknown_result_type", "missing_result_type"] as const).map((variant) => ({ kind: "bad_result" as const, variant })),
+  ...BadResultVariantSchema.options.map((variant) => ({ kind: "bad_result" as const, variant })),
+  ...(["text_mb", "many_blocks", "large_image"] as const).map((variant) => ({ kind: "oversized" as const, variant, bytes: 1024, blocks: 2 })),
   { kind: "unauthorized" },
   { kind: "insufficient_scope" },
   { kind: "rate_limited" },
@@ -64,7 +69,15 @@ test("every fault kind has a sample here, so a new kind cannot go without a prox
 
 for (const sample of SAMPLES) {
   const fault = FaultSchema.parse(sample);
-  const label = "variant" in fault ? `${fault.kind} (${fault.variant})` : "priming" in fault && fault.priming ? `${fault.kind} (priming)` : fault.kind;
+  const label = "variant" in fault
+    ? `${fault.kind} (${fault.variant})`
+    : "priming" in fault && fault.priming
+    ? `${fault.kind} (priming)`
+    : fault.kind === "buffered"
+    ? `${fault.kind} (${fault.hold})`
+    : fault.kind === "idle_cut"
+    ? `${fault.kind} (${fault.workMs > fault.ms ? "cut" : "answered in the window"})`
+    : fault.kind;
   const mode = REPLACE.has(label) ? "replace" : "alter";
   test(`${label} is ${mode}: perform ${mode === "alter" ? "asks the source for" : "never asks for"} the answer in both eras, on JSON and on SSE`, async () => {
     for (const era of ["modern", "legacy"] as const) {

@@ -37,7 +37,7 @@ test("the server's injected errors and the classifier's findings name each code 
 });
 
 test("the classifier advises a bounded retry after exactly the table's transient statuses among the 4xx and named 5xx", () => {
-  const named = [400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504, 505];
+  const named = [400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 500, 501, 502, 503, 504, 505, 524];
   for (const status of named) {
     const verdict = classify({ response: { status, headers: {}, body: "" } });
     const transient = (TRANSIENT_HTTP_STATUSES as readonly number[]).includes(status);
@@ -46,7 +46,7 @@ test("the classifier advises a bounded retry after exactly the table's transient
 });
 
 test("the checks judge the retry of exactly the table's transient statuses", async () => {
-  for (const status of [400, 404, 408, 429, 500, 501, 502, 503, 504]) {
+  for (const status of [400, 404, 408, 429, 500, 501, 502, 503, 504, 524]) {
     const entries = [call(1, 0, "echo", { text: "hi" }, { status }), call(2, 10, "echo", { text: "hi" })];
     const judged = (await runChecks(entries)).some((c) => c.id === "http-retry-backoff");
     assert.equal(judged, (TRANSIENT_HTTP_STATUSES as readonly number[]).includes(status), String(status));

@@ -1,5 +1,5 @@
 // Served as /assets/timeline-layout.client.js. Pure geometry for the session timeline: no DOM, so Node tests
-// can import it. Time runs along x (long idle stretches are cut to a fixed-width break), one lane per
+// can import it. Time runs along x (long idle stretches are cut to a fixed-width break), one lane per task or per
 // method + tool, and the wait before each retry of a failed call is measured and flagged when it is too short.
 import { OUTCOMES } from "./outcome-table.client.js";
 import { TIMING } from "./wire-facts.client.js";
@@ -20,8 +20,51 @@ const LABEL_SPACE = 50;
 const MAX_SCALE = 10;
 
 
-/** The lane of an exchange: "tools/call echo", "initialize", or the HTTP method for GET/DELETE. */
+const parsed = (text) => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** The taskId a CreateTaskResult names: flat in 2026-07-28's extension (resultType "task"), under `task` in 2025-11-25. */
+function createdTask(message) {
+  const result = message?.result;
+  if (result?.resultType === "task" && typeof result.taskId === "string") return result.taskId;
+  return typeof result?.task?.taskId === "string" ? result.task.taskId : undefined;
+}
+
+/**
+ * The task an exchange is about, when the journal shows one: a tasks/* request names it (Mcp-Name in 2026-07-28,
+ * params.taskId in every version), and a tools/call answered with a task created it. A cut body shows none.
+ */
+export function taskOf(entry) {
+  const method = entry.rpc?.method;
+  if (typeof method !== "string") return undefined;
+  if (method.startsWith("tasks/") && method !== "tasks/list") {
+    const named = entry.request?.headers?.["mcp-name"];
+    if (typeof named === "string" && named !== "") return named;
+    const id = parsed(entry.request?.body?.text ?? "")?.params?.taskId;
+    return typeof id === "string" ? id : undefined;
+  }
+  if (method !== "tools/call") return undefined;
+  const events = entry.response?.sseEvents;
+  const messages = events ? events.map((e) => parsed(e.data)) : [parsed(entry.response?.body?.text ?? "")];
+  for (const message of messages) {
+    const id = createdTask(message);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+/**
+ * The lane of an exchange: "task <id>" for a task's creating call and every tasks/* request about it (its polls are
+ * one lane), else "tools/call echo", "initialize", or the HTTP method for GET/DELETE.
+ */
 export function laneKey(entry) {
+  const task = taskOf(entry);
+  if (task !== undefined) return `task ${task}`;
   const rpc = entry.rpc ?? {};
   if (rpc.method) return rpc.toolName ? `${rpc.method} ${rpc.toolName}` : rpc.method;
   if (rpc.kind === "response") return "(response)";
