@@ -38,6 +38,7 @@ import unknownResultType from "./results/unknown-result-type.ts";
 import missingResultType from "./results/missing-result-type.ts";
 import retryAfterSeconds from "./ratelimit/retry-after-seconds.ts";
 import retryAfterDate from "./ratelimit/retry-after-date.ts";
+import rateLimitConcurrency from "./ratelimit/concurrency.ts";
 import unsupportedVersion from "./version/unsupported.ts";
 import conformance from "./conformance/index.ts";
 import replay from "./replay.ts";
@@ -59,6 +60,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
   structuredMismatch, oversized, intermediaryProxy,
+  rateLimitConcurrency,
 ];
 
 /** Params every scenario accepts besides its own. */

@@ -1,11 +1,13 @@
 import { authChecks } from "./auth.ts";
 import { badAnswerChecks } from "./bad-answer.ts";
 import { catalogChangeChecks } from "./catalog-change.ts";
+import { concurrencyChecks } from "./concurrency.ts";
 import type { Check } from "./check.ts";
 import { cursorChecks } from "./cursor.ts";
 import { elicitationChecks } from "./elicitation.ts";
 import { type Exchange, timeline } from "./exchange.ts";
 import { fixInputChecks } from "./fix-input.ts";
+import { longWaitChecks } from "./long-wait.ts";
 import { inputRequiredChecks } from "./input-required.ts";
 import { methodNotFoundChecks } from "./method-not-found.ts";
 import { progressChecks } from "./progress.ts";
@@ -28,6 +30,8 @@ export type { Check, CheckStatus } from "./check.ts";
 /** Every check family read from the journal alone, in the order their checks are listed (the auth checks follow). */
 const FAMILIES: readonly ((all: readonly Exchange[]) => Check[])[] = [
   retryChecks,
+  concurrencyChecks,
+  longWaitChecks,
   replayChecks,
   inputRequiredChecks,
   elicitationChecks,

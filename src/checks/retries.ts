@@ -15,27 +15,29 @@ export const RETRY_AFTER_TOLERANCE_MS = 50;
 /** What the journal can say, and no more: some clients retry by themselves, others leave it to the application. */
 const NO_RETRY_NOTE = "the journal shows no later request for the same call";
 
-interface Wait {
+export interface Wait {
   afterMs: number;
   /** How the server asked, e.g. "Retry-After: 2 s (2000 ms)". */
   asked: string;
 }
 
 /** The wait the failed response asked for: retry-after-ms, or Retry-After as delta-seconds or an HTTP-date. */
-function askedWait(x: Exchange): Wait | undefined {
+export function askedWait(x: Exchange): Wait | undefined {
   // An HTTP-date is measured from the response's Date header, else from the end of the response.
   const wait = retryAfter(x.entry.response.headers, x.end);
   if (wait.afterMs === undefined) return undefined;
   const raw = wait.value ?? "";
   const asked = wait.source === "retry-after-ms"
     ? `retry-after-ms: ${raw}`
+    : wait.source === "ratelimit" || wait.source === "ratelimit-reset" || wait.source === "x-ratelimit-reset"
+    ? `a reset in ${wait.afterMs} ms (${raw}, no Retry-After)`
     : wait.source === "retry-after-date"
     ? `Retry-After: ${raw} (${wait.afterMs} ms after the response)`
     : `Retry-After: ${raw.trim()} s (${wait.afterMs} ms)`;
   return { afterMs: wait.afterMs, asked };
 }
 
-function isTransientFailure(x: Exchange): boolean {
+export function isTransientFailure(x: Exchange): boolean {
   return x.isRequest && TRANSIENT_STATUSES.has(x.status);
 }
 

@@ -2,11 +2,12 @@ import { Findings, SpecRef } from "./findings.ts";
 import type { HeaderMap } from "./headers.ts";
 import { headerMap } from "./headers.ts";
 import { parseHttpDate } from "./http-date.ts";
+import { type RateLimitSource, readRateLimit } from "./rate-limit.ts";
 import type { Finding } from "./verdict.ts";
 
 export interface RetryAfter {
   afterMs?: number;
-  source?: "retry-after-ms" | "retry-after-seconds" | "retry-after-date";
+  source?: "retry-after-ms" | "retry-after-seconds" | "retry-after-date" | RateLimitSource;
   /** The header value the wait was read from, as sent. */
   value?: string;
 }
@@ -19,7 +20,8 @@ function clampMs(ms: number): number {
 
 /**
  * Reads the server's wait hint: `retry-after-ms` (non-standard, preferred when valid), else `Retry-After`
- * as delta-seconds or an HTTP-date measured from the response `Date` header, else from `now`.
+ * as delta-seconds or an HTTP-date measured from the response `Date` header, else from `now`; without Retry-After,
+ * the RateLimit header fields (src/classify/rate-limit.ts).
  */
 export function readRetryAfter(headers: HeaderMap, now: number | undefined, findings: Findings): RetryAfter {
   const msHeader = headers.get("retry-after-ms");
@@ -31,7 +33,7 @@ export function readRetryAfter(headers: HeaderMap, now: number | undefined, find
   }
 
   const raw = headers.get("retry-after");
-  if (raw === undefined) return {};
+  if (raw === undefined) return readRateLimit(headers, () => referenceTime(headers, now, findings), findings) ?? {};
   const value = raw.trim();
   if (/^\d+$/.test(value)) {
     return { afterMs: clampMs(Number.parseInt(value, 10) * 1000), source: "retry-after-seconds", value: raw };

@@ -10,6 +10,7 @@ import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
 import { sessionExpiredResponse } from "./session-expired.ts";
 import { intermediaryPageResponse } from "./intermediary-pages.ts";
 import { listenStreamResponse } from "./listen-stream.ts";
+import { rateLimitHeaders } from "./rate-limit-headers.ts";
 
 type Message = Record<string, unknown>;
 
@@ -102,7 +103,7 @@ export async function perform(fault: Fault | undefined, input: PerformInput): Pr
     case "http_status":
       return statusResponse(fault.status, fault.body, input, fault.retryAfter);
     case "rate_limited":
-      return statusResponse(429, fault.body, input, fault.retryAfter);
+      return statusResponse(429, fault.body, input, fault.retryAfter ?? undefined, rateLimitHeaders(fault.rateLimit, Date.now()));
     case "unauthorized": {
       const params = [`resource_metadata="${resourceMetadataUrl(input.origin, input.mcpPath ?? "/mcp")}"`];
       if (fault.error) params.unshift(`error="${fault.error}"`);
@@ -374,8 +375,8 @@ const HTML_PAGE =
  * Replaces the whole response, so no session headers: the request it answers did not happen. The body kind is the
  * scenario's choice, so this is the one place a non-2xx MCP answer may carry something other than a JSON-RPC error.
  */
-function statusResponse(status: number, kind: BodyKind, input: PerformInput, retryAfter?: number | string): Response {
-  const h: Record<string, string> = {};
+function statusResponse(status: number, kind: BodyKind, input: PerformInput, retryAfter?: number | string, extra: Record<string, string> = {}): Response {
+  const h: Record<string, string> = { ...extra };
   if (retryAfter !== undefined) h["retry-after"] = String(retryAfter);
   const reason = `Injected HTTP ${status}`;
   switch (kind) {

@@ -2,6 +2,16 @@ import { z } from "zod";
 import { challengeParam, challengeScope, headerValue } from "../base/header-safe.ts";
 import { LEGACY_VERSIONS, MODERN_VERSION } from "../wire/versions.ts";
 
+/** RateLimit header fields sent with a 429, in one of the forms deployments use (src/faults/rate-limit-headers.ts). */
+export const RateLimitFieldsSchema = z.object({
+  form: z.enum(["ietf", "draft", "x"]).describe('"ietf": RateLimit-Policy and RateLimit (the current httpapi draft); "draft": RateLimit-Limit/-Remaining/-Reset (its older versions); "x": X-RateLimit-Limit/-Remaining/-Reset, the reset a Unix time in seconds'),
+  policy: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/).default("default").describe("The quota policy's name (ietf form)"),
+  quota: z.number().int().min(1).max(1_000_000).default(100).describe("The policy's quota, in requests"),
+  windowSeconds: z.number().int().min(1).max(86_400).default(60).describe("The policy's time window"),
+  resetSeconds: z.number().int().min(0).max(86_400).describe("Seconds until quota is available again; the available quota is 0"),
+});
+export type RateLimitFields = z.infer<typeof RateLimitFieldsSchema>;
+
 export const RetryAfterSchema = z
   .union([z.number().int().nonnegative(), headerValue()])
   .describe("Seconds to wait, or an HTTP-date; sent as Retry-After");
@@ -130,7 +140,12 @@ export const FaultSchema = z.discriminatedUnion("kind", [
     error: challengeParam().optional().describe("e.g. invalid_token"),
   }),
   z.object({ kind: z.literal("insufficient_scope"), scope: challengeScope().default("faultline:write") }),
-  z.object({ kind: z.literal("rate_limited"), retryAfter: RetryAfterSchema.default(1), body: BodyKindSchema.default("jsonrpc") }),
+  z.object({
+    kind: z.literal("rate_limited"),
+    retryAfter: RetryAfterSchema.nullable().default(1).describe("Seconds to wait, or an HTTP-date; null sends no Retry-After"),
+    body: BodyKindSchema.default("jsonrpc"),
+    rateLimit: RateLimitFieldsSchema.optional(),
+  }),
   z.object({ kind: z.literal("session_expired"), variant: SessionExpiredVariantSchema.default("not_found") }),
   z.object({
     kind: z.literal("unsupported_version"),

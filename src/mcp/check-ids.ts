@@ -7,6 +7,8 @@ export const CHECK_IDS = {
   "http-retry-after-honoured": "a retry after 408, 429 or 5xx waited as Retry-After asked",
   "http-retry-backoff": "a retry after a failure without Retry-After backed off",
   "http-retry-bounded": "retries of one call stopped within a bound",
+  "long-retry-after-not-slept": "a Retry-After of 600 s or more was surfaced or stopped at, not slept through to resend the call",
+  "inflight-not-amplified": "after a 429 the client's requests in flight at once did not grow above what they were before it",
   "non-idempotent-not-replayed": "a failed call of a tool that is not idempotent was not resent blindly",
   "mrtr-same-request": "an input_required result was answered by the same request, with the inputs",
   "mrtr-new-request-id": "the answering request has a new JSON-RPC id",

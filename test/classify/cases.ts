@@ -829,6 +829,51 @@ export const cases: Case[] = [
     expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: null, findingCodes: ["warning:RETRY_AFTER_INVALID"] },
   },
   {
+    name: "429 without Retry-After waits the RateLimit field's effective window when its quota is spent (IETF httpapi draft)",
+    exchange: status(429, { "RateLimit-Policy": '"default";q=100;w=60', RateLimit: '"default";r=0;t=30' }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 30000 },
+  },
+  {
+    name: "a RateLimit field with two policies waits the longest window among those with no quota left",
+    exchange: status(429, { RateLimit: '"burst";r=0;t=5, "daily";r=0;t=3600, "hourly";r=7;t=90000' }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 3_600_000 },
+  },
+  {
+    name: "a RateLimit field with quota left asks for no wait",
+    exchange: status(429, { RateLimit: '"default";r=3;t=30' }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: null },
+  },
+  {
+    name: "Retry-After takes precedence over the RateLimit field",
+    exchange: status(429, { "Retry-After": "2", RateLimit: '"default";r=0;t=30' }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 2000 },
+  },
+  {
+    name: "a malformed RateLimit field is ignored, with an info finding",
+    exchange: status(429, { RateLimit: '"default";r=none;t=30' }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: null, findingCodes: ["info:RATELIMIT_INVALID"] },
+  },
+  {
+    name: "the older drafts' RateLimit-Remaining 0 with RateLimit-Reset in seconds gives the wait",
+    exchange: status(429, { "RateLimit-Limit": "100", "RateLimit-Remaining": "0", "RateLimit-Reset": "45" }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 45000 },
+  },
+  {
+    name: "X-RateLimit-Reset as a Unix time is measured from the response Date header",
+    exchange: status(429, { "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(Date.parse(DATE_0728) / 1000 + 90), Date: DATE_0728 }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 90000 },
+  },
+  {
+    name: "X-RateLimit-Reset in seconds gives the wait, and none while quota remains",
+    exchange: status(503, { "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "12" }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 12000 },
+  },
+  {
+    name: "X-RateLimit-Reset with quota remaining asks for no wait",
+    exchange: status(429, { "X-RateLimit-Remaining": "4", "X-RateLimit-Reset": "12" }),
+    expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: null },
+  },
+  {
     name: "413 with Retry-After is conditional with the wait time",
     exchange: status(413, { "Retry-After": "2" }),
     expect: { outcome: "HTTP_ERROR", decision: "conditional", afterMs: 2000 },

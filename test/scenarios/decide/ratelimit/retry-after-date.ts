@@ -11,4 +11,9 @@ export default cases("ratelimit.retry_after_date", [
     params: { seconds: 2 },
     steps: [{ now: NOW + 1, fault: { kind: "rate_limited", retryAfter: "Mon, 30 Nov 2026 12:00:03 GMT", body: "text" } }],
   },
+  {
+    name: "rateLimit adds the older drafts' RateLimit fields, reset in `seconds`, beside the HTTP-date",
+    params: { seconds: 30, rateLimit: "draft" },
+    steps: [{ fault: { kind: "rate_limited", retryAfter: "Mon, 30 Nov 2026 12:00:30 GMT", body: "text", rateLimit: { form: "draft", policy: "default", quota: 100, windowSeconds: 60, resetSeconds: 30 } } }],
+  },
 ]);
