@@ -43,6 +43,7 @@ import facetUnavailable from "./catalog/facet-unavailable.ts";
 import catalogPagination from "./catalog/pagination.ts";
 import longRunning from "./progress/long-running.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
+import inputRounds from "./tasks/input-rounds.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
 import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
 
@@ -53,6 +54,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
+  inputRounds,
 ];
 
 /** Params every scenario accepts besides its own. */

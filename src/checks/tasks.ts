@@ -42,14 +42,20 @@ const intervalOf = (x: Exchange): number | undefined => (typeof resultOf(x)?.pol
 const isPoll = (x: Exchange) => x.method === "tasks/get";
 const acked = (x: Exchange) => x.status === 200 && resultOf(x) !== undefined;
 
-/** Every task the journal saw created, with the client's requests about it. */
+/** Every task the journal saw created, with the client's requests about it: one pass, grouped by task id. */
 function tracks(all: readonly Exchange[]): TaskTrack[] {
   const found: TaskTrack[] = [];
+  const byId = new Map<string, TaskTrack>();
   for (const x of all) {
     const result = resultOf(x);
-    if (x.method !== "tools/call" || result?.resultType !== "task" || typeof result.taskId !== "string") continue;
-    const taskId = result.taskId;
-    found.push({ taskId, created: x, requests: all.filter((y) => y.index > x.index && taskIdOf(y) === taskId) });
+    if (x.method === "tools/call" && result?.resultType === "task" && typeof result.taskId === "string") {
+      const track: TaskTrack = { taskId: result.taskId, created: x, requests: [] };
+      found.push(track);
+      byId.set(track.taskId, track);
+      continue;
+    }
+    const taskId = taskIdOf(x);
+    if (taskId !== undefined) byId.get(taskId)?.requests.push(x);
   }
   return found;
 }
@@ -194,9 +200,58 @@ function judgeLost(all: readonly Exchange[], refused: Exchange): Observation {
   return observe("pass", `${head} ${more}.`, refused.seq, ...again.map((x) => x.seq));
 }
 
+// ---- task-input-key-answered-once ----
+
+const keysOf = (value: unknown): string[] => (isRecord(value) ? Object.keys(value) : []);
+
+interface Repeat { key: string; first: Exchange; again: Exchange; shown?: Exchange }
+
 /**
- * task-poll-interval-honoured, task-polled-to-terminal, task-not-polled-after-cancel, task-mcp-name-sent and
- * task-polling-bounded: the task client's polling, from the tasks the journal saw created and the tasks/* it sent.
+ * The keys the client answered in an acknowledged tasks/update and then again in a later one, with the tasks/get
+ * that showed the key once more in between (a refused update answered nothing, so its keys may be sent again).
+ */
+function repeats(t: TaskTrack): { answered: Map<string, Exchange>; repeated: Repeat[]; shownAgain: number } {
+  const answered = new Map<string, Exchange>();
+  const shown = new Map<string, Exchange>();
+  const repeated: Repeat[] = [];
+  let shownAgain = 0;
+  for (const x of t.requests) {
+    if (isPoll(x)) {
+      for (const key of keysOf(resultOf(x)?.inputRequests)) {
+        shown.set(key, x);
+        if (answered.has(key)) shownAgain++;
+      }
+    }
+    if (x.method !== "tasks/update" || !acked(x)) continue;
+    for (const key of keysOf(x.params?.inputResponses)) {
+      const first = answered.get(key);
+      if (first === undefined) answered.set(key, x);
+      else repeated.push({ key, first, again: x, ...(shown.has(key) ? { shown: shown.get(key)! } : {}) });
+    }
+  }
+  return { answered, repeated, shownAgain };
+}
+
+function judgeKeys(t: TaskTrack): Observation | undefined {
+  const { answered, repeated, shownAgain } = repeats(t);
+  if (answered.size === 0) return undefined;
+  if (repeated.length > 0) {
+    const r = repeated[0]!;
+    const why = r.shown !== undefined && r.shown.index > r.first.index ? `, after tasks/get at seq ${r.shown.seq} still showed it` : "";
+    const keys = new Set(repeated.map((x) => x.key));
+    return observe(
+      "fail",
+      `The client answered key ${r.key} of ${what(t)} twice: tasks/update at seq ${r.first.seq}, then again at seq ${r.again.seq}${why} (${keys.size} of ${answered.size} keys answered more than once; SEP-2663: clients SHOULD track inputRequests keys to avoid responding more than once).`,
+      ...repeated.flatMap((x) => [x.first.seq, ...(x.shown ? [x.shown.seq] : []), x.again.seq]),
+    );
+  }
+  const again = shownAgain === 0 ? "" : `, though tasks/get showed an answered key ${shownAgain} more time${shownAgain === 1 ? "" : "s"}`;
+  return observe("pass", `The client answered each of the ${answered.size} inputRequests key${answered.size === 1 ? "" : "s"} of ${what(t)} once${again}.`, ...[...answered.values()].map((x) => x.seq));
+}
+
+/**
+ * task-poll-interval-honoured, task-polled-to-terminal, task-not-polled-after-cancel, task-mcp-name-sent,
+ * task-polling-bounded and task-input-key-answered-once: the task client's polling, from the tasks the journal saw created and the tasks/* it sent.
  */
 export function taskChecks(all: readonly Exchange[]): Check[] {
   const found = tracks(all);
@@ -207,5 +262,6 @@ export function taskChecks(all: readonly Exchange[]): Check[] {
     ...summarize("task-not-polled-after-cancel", some(found.map(judgeCancel))),
     ...summarize("task-mcp-name-sent", judgeMcpName(all)),
     ...summarize("task-polling-bounded", lost(all).map((x) => judgeLost(all, x))),
+    ...summarize("task-input-key-answered-once", some(found.map(judgeKeys))),
   ];
 }

@@ -38,6 +38,7 @@ export const CHECK_IDS = {
   "task-not-polled-after-cancel": "after its own tasks/cancel the client stopped polling the task",
   "task-mcp-name-sent": "every tasks/* request carried Mcp-Name equal to params.taskId",
   "task-polling-bounded": "a task the server no longer knows (-32602) was not polled forever",
+  "task-input-key-answered-once": "each inputRequests key of a task was answered by one acknowledged tasks/update, not again when a later tasks/get still showed it",
 } as const satisfies Record<string, string>;
 
 export type CheckId = keyof typeof CHECK_IDS;

@@ -173,6 +173,68 @@ test("task-polling-bounded fails on a client that polls a lost task forever", ()
   assert.match(c.message, /polled it 4 more times \(more than 3\): a task the server no longer knows is polled forever/);
 });
 
+// ---- task-input-key-answered-once ----
+
+const question = (key: string) => ({ [key]: { method: "elicitation/create", params: { mode: "form", message: `${key}?`, requestedSchema: { type: "object" } } } });
+/** A tasks/get answered input_required, showing these keys. */
+const asking = (seq: number, at: number, ...keys: string[]) =>
+  get(seq, at, "input_required", { result: { resultType: "complete", ...TASK, status: "input_required", inputRequests: Object.assign({}, ...keys.map(question)) } });
+/** A tasks/update answering these keys (acknowledged unless `rest` says otherwise). */
+const answering = (seq: number, at: number, keys: string[], rest: Partial<EntryInput> = {}) =>
+  taskRequest(seq, at, "tasks/update", { resultType: "complete" }, { params: { taskId: ID, inputResponses: Object.fromEntries(keys.map((k) => [k, { action: "accept", content: { answer: k } }])) }, ...rest });
+
+/** Two rounds (q1, then q2), the poll after each answer still showing the key just answered. */
+const twoRounds = (again: string[]) => [
+  created(1, 0),
+  asking(2, 600, "q1"),
+  answering(3, 610, ["q1"]),
+  asking(4, 1200, "q1"),
+  answering(5, 1210, again),
+  asking(6, 1800, "q1", "q2"),
+  answering(7, 1810, ["q2"]),
+  asking(8, 2400, "q2"),
+  get(9, 3000, "completed"),
+];
+
+test("task-input-key-answered-once passes when each key was answered once, though a later tasks/get showed it again", () => {
+  const entries = twoRounds([]).filter((e) => e.seq !== 5);
+  const c = only(entries, "task-input-key-answered-once");
+  assert.equal(c.status, "pass", c.message);
+  assert.match(c.message, /answered each of the 2 inputRequests keys of task 5fe57cf8… of slow_compute \(seq 1\) once, though tasks\/get showed an answered key 3 more times/);
+  assert.deepEqual(c.evidence, [3, 7]);
+});
+
+test("task-input-key-answered-once fails on a client that answers a key again when a later tasks/get still shows it", () => {
+  const c = only(twoRounds(["q1"]), "task-input-key-answered-once");
+  assert.equal(c.status, "fail", c.message);
+  assert.match(c.message, /answered key q1 of task 5fe57cf8… .* twice: tasks\/update at seq 3, then again at seq 5, after tasks\/get at seq 4 still showed it \(1 of 2 keys answered more than once/);
+  assert.deepEqual(c.evidence, [3, 4, 5]);
+});
+
+test("task-input-key-answered-once counts an answer the server refused as no answer, so sending it again is no repeat", () => {
+  const refused = answering(3, 610, ["q1"], { status: 429, result: undefined, error: { code: -32000, message: "Too Many Requests" } });
+  const entries = [created(1, 0), asking(2, 600, "q1"), refused, answering(4, 1700, ["q1"]), get(5, 2300, "completed")];
+  const c = only(entries, "task-input-key-answered-once");
+  assert.equal(c.status, "pass", c.message);
+  assert.deepEqual(c.evidence, [4]);
+});
+
+test("task-input-key-answered-once gives no check for a task that asked nothing, and judges the slim projection the same", async () => {
+  assert.equal(checksOf(wellPolled()).find((c) => c.id === "task-input-key-answered-once"), undefined);
+  const checks = await runChecks(twoRounds(["q1"]).map((e) => slimEntry(e, undefined)));
+  assert.equal(checks.find((c) => c.id === "task-input-key-answered-once")?.status, "fail");
+});
+
+test("the task checks group the journal by task id: the requests of another task, or before the creation, are not this task's", () => {
+  const OTHER = "0b1c2d3e-aaaa-bbbb-cccc-000000000000";
+  const otherAnswer = entry({ seq: 4, at: 1300, method: "tasks/update", params: { taskId: OTHER, inputResponses: { q1: {} } }, headers: { "mcp-method": "tasks/update", "mcp-name": OTHER }, result: { resultType: "complete" } });
+  const early = answering(1, 0, ["q1"]);
+  const entries = [early, created(2, 10), asking(3, 610, "q1"), otherAnswer, answering(5, 1310, ["q1"]), get(6, 1910, "completed")];
+  const c = only(entries, "task-input-key-answered-once");
+  assert.equal(c.status, "pass", c.message);
+  assert.deepEqual(c.evidence, [5]);
+});
+
 test("no task check is given for a journal without tasks", () => {
   assert.deepEqual(checksOf([call(1, 0, "echo", { text: "hi" })]).filter((c) => c.id.startsWith("task-")), []);
 });

@@ -7,9 +7,11 @@ import { join } from "node:path";
 import { sqlOn } from "../helpers/node-sql.ts";
 import { MAX_TASKS, SqlTaskStore, TASKS_SCHEMA } from "../../src/session/task-store.ts";
 import { newTask } from "../../src/mcp/tasks/lifecycle.ts";
+import { isTaskTool } from "../../src/mcp/tasks/tool.ts";
 import { TASK_HANDLERS as HANDLERS, type TaskContext } from "../../src/mcp/tasks/handlers.ts";
 import { RpcError } from "../../src/wire/jsonrpc.ts";
 import { TASK_TOOLS } from "../../scenarios/conformance/task-tools.ts";
+import inputRounds from "../../scenarios/tasks/input-rounds.ts";
 
 const TASK_HANDLERS = HANDLERS as Required<Pick<typeof HANDLERS, "tasks/get" | "tasks/update" | "tasks/cancel">>;
 
@@ -59,14 +61,14 @@ test("creating a task past the bound drops the oldest, and expired tasks go when
   assert.equal(count(), 1);
 });
 
-function context(store: SqlTaskStore, clock: { now: number }): TaskContext {
+function context(store: SqlTaskStore, clock: { now: number }, tools: TaskContext["tools"] = TASK_TOOLS): TaskContext {
   return {
     era: "modern",
     protocolVersion: "2026-07-28",
     headers: {},
     scenarioId: "conformance",
     clientCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } },
-    tools: TASK_TOOLS,
+    tools,
     taskStore: store,
     now: () => clock.now,
     elicit: () => Promise.reject(new Error("not asked here")),
@@ -120,4 +122,53 @@ test("an answered key is not asked again: a second answer to it is ignored once 
   await TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { confirm: { action: "decline" } } }, ctx);
   const done = await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx);
   assert.match(JSON.stringify(done.result), /f: true/);
+});
+
+test("a task of rounds asks one round at a time, and the poll after each answer still shows the key just answered (staleReads)", async () => {
+  const { sql } = open();
+  const clock = { now: 0 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const tools = inputRounds.tools!(inputRounds.params.parse({ rounds: 2, staleReads: 1, roundMs: 100 }));
+  const ctx = context(store, clock, tools);
+  const survey = tools[0];
+  assert.ok(isTaskTool(survey), "survey is a task tool");
+  const row = newTask("survey", { topic: "t" }, await survey.task.start({ topic: "t" }, ctx), 0);
+  store.create(row);
+  const get = () => TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx);
+  const update = (key: string, answer: string) => TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { [key]: { action: "accept", content: { answer } } } }, ctx);
+  const keys = (task: Record<string, unknown>) => Object.keys((task.inputRequests as Record<string, unknown> | undefined) ?? {});
+  assert.equal((await get()).status, "working", "working until the first round's deadline");
+  clock.now = 100;
+  const first = await get();
+  assert.deepEqual([first.status, keys(first)], ["input_required", ["question_1"]], "one round at a time");
+  await update("question_1", "a");
+  clock.now = 150;
+  const stale = await get();
+  assert.deepEqual([stale.status, keys(stale)], ["input_required", ["question_1"]], "the read after the ack still shows the answered key");
+  assert.deepEqual((stale.inputRequests as Record<string, unknown>).question_1, (first.inputRequests as Record<string, unknown>).question_1, "the same request under the same key");
+  assert.equal((await get()).status, "working", "one stale read, then the state as it is: working until the next round");
+  await update("question_1", "again");
+  clock.now = 200;
+  const second = await get();
+  assert.deepEqual([second.status, keys(second)], ["input_required", ["question_2"]]);
+  await update("question_2", "b");
+  const staleTwo = await get();
+  assert.deepEqual([staleTwo.status, keys(staleTwo)], ["input_required", ["question_2"]]);
+  const done = await get();
+  assert.equal(done.status, "completed");
+  assert.match(JSON.stringify(done.result), /question_1: a; question_2: b/, "the second answer to question_1 was ignored");
+});
+
+test("without rounds every key is asked at once, and without staleReads the poll after the ack shows the task moved on", async () => {
+  const { sql } = open();
+  const clock = { now: 0 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const ctx = context(store, clock);
+  const asks = { a: { method: "elicitation/create", params: {} }, b: { method: "elicitation/create", params: {} } };
+  const row = newTask("multi_input", {}, { workMs: 0, asks }, 0);
+  store.create(row);
+  const first = await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx);
+  assert.deepEqual(Object.keys(first.inputRequests as object), ["a", "b"]);
+  await TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { a: {}, b: {} } }, ctx);
+  assert.equal((await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx)).status, "completed");
 });

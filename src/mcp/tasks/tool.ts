@@ -10,6 +10,17 @@ export interface TaskPlan {
   workMs: number;
   asks?: Record<string, InputRequest>;
   carried?: unknown;
+  /**
+   * The keys of `asks` in rounds, asked one round after another (all at once without it); between rounds the task
+   * works `roundMs` more. Keys stay unique over the task's life (SEP-2663).
+   */
+  rounds?: string[][];
+  roundMs?: number;
+  /**
+   * How many tasks/get after each tasks/update still show the answered keys (SEP-2663: the ack is eventually
+   * consistent, the status may not reflect the responses yet); 0 without it.
+   */
+  staleReads?: number;
 }
 
 /** How a task ends: the tool's result (isError included), or a JSON-RPC error (status failed). */
