@@ -44,6 +44,7 @@ import catalogPagination from "./catalog/pagination.ts";
 import longRunning from "./progress/long-running.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
 import inputRounds from "./tasks/input-rounds.ts";
+import lostTask from "./tasks/lost.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
 import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
 
@@ -54,7 +55,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
-  inputRounds,
+  inputRounds, lostTask,
 ];
 
 /** Params every scenario accepts besides its own. */

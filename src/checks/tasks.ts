@@ -107,10 +107,24 @@ function judgeInterval(t: TaskTrack): Observation | undefined {
 
 // ---- task-polled-to-terminal ----
 
-/** The client went on with other requests well past the next poll it owed, without polling the task or cancelling it. */
+/**
+ * The client went on with other requests well past the next poll it owed, without polling the task or cancelling it.
+ * The exchanges are in arrival order (timeline), so the search starts at the first one late enough.
+ */
 function leftAfter(all: readonly Exchange[], t: TaskTrack, last: Exchange): Exchange | undefined {
   const wait = 2 * (intervalOf(last) ?? DEFAULT_INTERVAL_MS);
-  return all.find((x) => x.isRequest && x.index > last.index && taskIdOf(x) !== t.taskId && x.start > last.end + wait);
+  let lo = last.index + 1;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid]!.start > last.end + wait) hi = mid;
+    else lo = mid + 1;
+  }
+  for (let i = lo; i < all.length; i++) {
+    const x = all[i]!;
+    if (x.isRequest && taskIdOf(x) !== t.taskId && x.start > last.end + wait) return x;
+  }
+  return undefined;
 }
 
 function judgeTerminal(all: readonly Exchange[], t: TaskTrack): Observation | undefined {
@@ -176,28 +190,69 @@ function judgeMcpName(all: readonly Exchange[]): Observation[] {
 
 // ---- task-polling-bounded ----
 
-/** The first tasks/get of each task id answered -32602 (no such task, or one past its ttlMs). */
-function lost(all: readonly Exchange[]): Exchange[] {
-  const seen = new Set<string>();
-  return all.filter((x) => {
+/** A task id the server answered -32602 for (not found, or past its ttlMs): its first such tasks/get and the polls after it. */
+interface LostTask { taskId: string; refused: Exchange; again: Exchange[] }
+
+/** Every lost task id, in the order of the refusals: one pass, grouped by task id. */
+function lostTasks(all: readonly Exchange[]): LostTask[] {
+  const byId = new Map<string, LostTask>();
+  for (const x of all) {
     const taskId = taskIdOf(x);
-    if (taskId === undefined || !isPoll(x) || errorCode(x) !== -32602 || seen.has(taskId)) return false;
-    seen.add(taskId);
-    return true;
-  });
+    if (taskId === undefined || !isPoll(x)) continue;
+    const found = byId.get(taskId);
+    if (found !== undefined) found.again.push(x);
+    else if (errorCode(x) === -32602) byId.set(taskId, { taskId, refused: x, again: [] });
+  }
+  return [...byId.values()];
 }
 
-function judgeLost(all: readonly Exchange[], refused: Exchange): Observation {
-  const taskId = taskIdOf(refused) as string;
-  const again = all.filter((x) => x.index > refused.index && isPoll(x) && taskIdOf(x) === taskId);
+/** The tools/call of each tool, in journal order, to find the first one after a point by binary search. */
+function callsByTool(all: readonly Exchange[]): Map<string, Exchange[]> {
+  const byTool = new Map<string, Exchange[]>();
+  for (const x of all) {
+    const name = x.isRequest && x.method === "tools/call" ? x.params?.name : undefined;
+    if (typeof name !== "string") continue;
+    const list = byTool.get(name) ?? [];
+    if (list.length === 0) byTool.set(name, list);
+    list.push(x);
+  }
+  return byTool;
+}
+
+function firstAfter(list: readonly Exchange[], index: number): Exchange | undefined {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.index <= index) lo = mid + 1;
+    else hi = mid;
+  }
+  return list[lo];
+}
+
+/** What the client did instead of polling on: called the task's tool again (a task re-created), or nothing the journal shows. */
+function instead(lost: LostTask, track: TaskTrack | undefined, byTool: Map<string, Exchange[]>): { text: string; call?: Exchange } {
+  const tool = track?.created.params?.name;
+  if (typeof tool !== "string") return { text: "" };
+  const call = firstAfter(byTool.get(tool) ?? [], lost.refused.index);
+  if (call === undefined) return { text: `; it did not call ${tool} again (the journal cannot tell whether it reported the loss)` };
+  const result = resultOf(call);
+  const answer = result?.resultType === "task" && typeof result.taskId === "string" ? `, answered with task ${short(result.taskId)}` : "";
+  return { text: `, and re-created it: tools/call ${tool} again at seq ${call.seq}${answer}`, call };
+}
+
+function judgeLost(lost: LostTask, track: TaskTrack | undefined, byTool: Map<string, Exchange[]>): Observation {
+  const { refused, again } = lost;
   const error = refused.reply.message?.error;
   const said = isRecord(error) && typeof error.message === "string" ? ` "${error.message}"` : "";
-  const head = `After the -32602${said} to tasks/get of task ${short(taskId)} (seq ${refused.seq}), the client`;
+  const head = `After the -32602${said} to tasks/get of ${track ? what(track) : `task ${short(lost.taskId)}`} (seq ${refused.seq}), the client`;
+  const seqs = [refused.seq, ...again.map((x) => x.seq)];
   if (again.length > LOST_TASK_POLL_BOUND) {
-    return observe("fail", `${head} polled it ${again.length} more times (more than ${LOST_TASK_POLL_BOUND}): a task the server no longer knows is polled forever.`, refused.seq, ...again.map((x) => x.seq));
+    return observe("fail", `${head} polled it ${again.length} more times (more than ${LOST_TASK_POLL_BOUND}): a task the server no longer knows is polled forever.`, ...seqs);
   }
   const more = again.length === 0 ? "stopped polling it" : `polled it ${again.length} more time${again.length === 1 ? "" : "s"}, within ${LOST_TASK_POLL_BOUND}, then stopped`;
-  return observe("pass", `${head} ${more}.`, refused.seq, ...again.map((x) => x.seq));
+  const next = instead(lost, track, byTool);
+  return observe("pass", `${head} ${more}${next.text}.`, ...seqs, ...(next.call ? [next.call.seq] : []));
 }
 
 // ---- task-input-key-answered-once ----
@@ -255,13 +310,17 @@ function judgeKeys(t: TaskTrack): Observation | undefined {
  */
 export function taskChecks(all: readonly Exchange[]): Check[] {
   const found = tracks(all);
+  const lost = lostTasks(all);
+  const lostIds = new Set(lost.map((l) => l.taskId));
+  const byId = new Map(found.map((t) => [t.taskId, t]));
+  const byTool = callsByTool(all);
   const some = <T>(xs: (T | undefined)[]) => xs.filter((x): x is T => x !== undefined);
   return [
     ...summarize("task-poll-interval-honoured", some(found.map(judgeInterval))),
-    ...summarize("task-polled-to-terminal", some(found.map((t) => judgeTerminal(all, t)))),
+    ...summarize("task-polled-to-terminal", some(found.map((t) => (lostIds.has(t.taskId) ? undefined : judgeTerminal(all, t))))),
     ...summarize("task-not-polled-after-cancel", some(found.map(judgeCancel))),
     ...summarize("task-mcp-name-sent", judgeMcpName(all)),
-    ...summarize("task-polling-bounded", lost(all).map((x) => judgeLost(all, x))),
+    ...summarize("task-polling-bounded", lost.map((l) => judgeLost(l, byId.get(l.taskId), byTool))),
     ...summarize("task-input-key-answered-once", some(found.map(judgeKeys))),
   ];
 }
