@@ -173,6 +173,26 @@ test("task-polling-bounded fails on a client that polls a lost task forever", ()
   assert.match(c.message, /polled it 4 more times \(more than 3\): a task the server no longer knows is polled forever/);
 });
 
+test("task-polling-bounded names a re-creation: the task's tool called again after the -32602, and leaves the lost task out of task-polled-to-terminal", () => {
+  const NEW = "9a8b7c6d-0000-4000-8000-000000000001";
+  const entries = [created(1, 0), get(2, 600, "working"), unknown(3, 1200), created(4, 1300, { taskId: NEW }), call(5, 4000, "echo", { text: "later" })];
+  const c = only(entries, "task-polling-bounded");
+  assert.equal(c.status, "pass", c.message);
+  assert.match(c.message, /to tasks\/get of task 5fe57cf8… of slow_compute \(seq 1\) \(seq 3\), the client stopped polling it, and re-created it: tools\/call slow_compute again at seq 4, answered with task 9a8b7c6d…/);
+  assert.deepEqual(c.evidence, [3, 4]);
+  const terminal = checksOf(entries).filter((x) => x.id === "task-polled-to-terminal");
+  assert.equal(terminal.length, 1, "only the new task is judged there");
+  assert.match(terminal[0]!.message, /9a8b7c6d…/, "the new task, left for echo at seq 5, fails; the lost one is not blamed for it");
+  assert.equal(terminal[0]!.status, "fail");
+});
+
+test("task-polling-bounded passes a client that stopped polling a lost task and did not call the tool again, saying the journal cannot tell the rest", () => {
+  const c = only([created(1, 0), get(2, 600, "working"), unknown(3, 1200), unknown(4, 1800)], "task-polling-bounded");
+  assert.equal(c.status, "pass", c.message);
+  assert.match(c.message, /polled it 1 more time, within 3, then stopped; it did not call slow_compute again \(the journal cannot tell whether it reported the loss\)/);
+  assert.equal(checksOf([created(1, 0), unknown(2, 600), call(3, 5000, "echo", {})]).find((x) => x.id === "task-polled-to-terminal"), undefined, "a lost task is not a task left working");
+});
+
 // ---- task-input-key-answered-once ----
 
 const question = (key: string) => ({ [key]: { method: "elicitation/create", params: { mode: "form", message: `${key}?`, requestedSchema: { type: "object" } } } });
