@@ -245,7 +245,7 @@ function judgeLost(lost: LostTask, track: TaskTrack | undefined, byTool: Map<str
   const { refused, again } = lost;
   const error = refused.reply.message?.error;
   const said = isRecord(error) && typeof error.message === "string" ? ` "${error.message}"` : "";
-  const head = `After the -32602${said} to tasks/get of ${track ? what(track) : `task ${short(lost.taskId)}`} (seq ${refused.seq}), the client`;
+  const head = `After the -32602${said} at seq ${refused.seq} to tasks/get of ${track ? what(track) : `task ${short(lost.taskId)}`}, the client`;
   const seqs = [refused.seq, ...again.map((x) => x.seq)];
   if (again.length > LOST_TASK_POLL_BOUND) {
     return observe("fail", `${head} polled it ${again.length} more times (more than ${LOST_TASK_POLL_BOUND}): a task the server no longer knows is polled forever.`, ...seqs);

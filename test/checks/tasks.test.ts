@@ -163,7 +163,7 @@ const unknown = (seq: number, at: number) => get(seq, at, "", { result: undefine
 test("task-polling-bounded passes when the client stopped polling a task the server answered -32602 for", () => {
   const c = only([unknown(1, 0), unknown(2, 600)], "task-polling-bounded");
   assert.equal(c.status, "pass", c.message);
-  assert.match(c.message, /After the -32602 "Task not found" to tasks\/get of task 5fe57cf8… \(seq 1\), the client polled it 1 more time, within 3, then stopped/);
+  assert.match(c.message, /After the -32602 "Task not found" at seq 1 to tasks\/get of task 5fe57cf8…, the client polled it 1 more time, within 3, then stopped/);
 });
 
 test("task-polling-bounded fails on a client that polls a lost task forever", () => {
@@ -178,7 +178,7 @@ test("task-polling-bounded names a re-creation: the task's tool called again aft
   const entries = [created(1, 0), get(2, 600, "working"), unknown(3, 1200), created(4, 1300, { taskId: NEW }), call(5, 4000, "echo", { text: "later" })];
   const c = only(entries, "task-polling-bounded");
   assert.equal(c.status, "pass", c.message);
-  assert.match(c.message, /to tasks\/get of task 5fe57cf8… of slow_compute \(seq 1\) \(seq 3\), the client stopped polling it, and re-created it: tools\/call slow_compute again at seq 4, answered with task 9a8b7c6d…/);
+  assert.match(c.message, /at seq 3 to tasks\/get of task 5fe57cf8… of slow_compute \(seq 1\), the client stopped polling it, and re-created it: tools\/call slow_compute again at seq 4, answered with task 9a8b7c6d…/);
   assert.deepEqual(c.evidence, [3, 4]);
   const terminal = checksOf(entries).filter((x) => x.id === "task-polled-to-terminal");
   assert.equal(terminal.length, 1, "only the new task is judged there");

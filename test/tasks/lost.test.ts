@@ -53,7 +53,7 @@ test("a client that polls a lost task on and on fails task-polling-bounded", asy
   assert.equal(refusals, 10, "every poll from the third on was refused");
   const c = checks["task-polling-bounded"];
   assert.equal(c?.status, "fail", c?.message);
-  assert.match(c!.message, /After the -32602 "Failed to retrieve task: Task not found" to tasks\/get of task .* of long_job \(seq 1\) \(seq \d+\), the client polled it 9 more times \(more than 3\)/);
+  assert.match(c!.message, /After the -32602 "Failed to retrieve task: Task not found" at seq \d+ to tasks\/get of task .* of long_job \(seq 1\), the client polled it 9 more times \(more than 3\)/);
   assert.equal(checks["task-polled-to-terminal"], undefined, "a lost task is judged by task-polling-bounded alone");
 });
 
