@@ -45,6 +45,7 @@ import longRunning from "./progress/long-running.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
 import inputRounds from "./tasks/input-rounds.ts";
 import lostTask from "./tasks/lost.ts";
+import taskLifecycle from "./tasks/lifecycle.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
 import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
 
@@ -55,7 +56,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   invalidJson, truncatedJson, wrongContentType, htmlErrorPage, wrongId, resultAndError, missingJsonrpc, nullId,
   contentNotArray, unknownResultType, missingResultType, retryAfterSeconds, retryAfterDate, unsupportedVersion,
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
-  inputRounds, lostTask,
+  inputRounds, lostTask, taskLifecycle,
 ];
 
 /** Params every scenario accepts besides its own. */

@@ -12,6 +12,8 @@ import { TASK_HANDLERS as HANDLERS, type TaskContext } from "../../src/mcp/tasks
 import { RpcError } from "../../src/wire/jsonrpc.ts";
 import { TASK_TOOLS } from "../../scenarios/conformance/task-tools.ts";
 import inputRounds from "../../scenarios/tasks/input-rounds.ts";
+import taskLifecycle from "../../scenarios/tasks/lifecycle.ts";
+import { createTaskResult } from "../../src/mcp/tasks/lifecycle.ts";
 
 const TASK_HANDLERS = HANDLERS as Required<Pick<typeof HANDLERS, "tasks/get" | "tasks/update" | "tasks/cancel">>;
 
@@ -171,4 +173,60 @@ test("without rounds every key is asked at once, and without staleReads the poll
   assert.deepEqual(Object.keys(first.inputRequests as object), ["a", "b"]);
   await TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { a: {}, b: {} } }, ctx);
   assert.equal((await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx)).status, "completed");
+});
+
+/** A tasks.lifecycle task of `params` on a fresh store, with the clock at 0, and tasks/get of it. */
+async function lifecycleTask(params: Record<string, unknown>) {
+  const { sql } = open();
+  const clock = { now: 0 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const tools = taskLifecycle.tools!(taskLifecycle.params.parse(params));
+  const ctx = context(store, clock, tools);
+  const job = tools[0];
+  assert.ok(isTaskTool(job));
+  const row = newTask("job", {}, await job.task.start({}, ctx), 0);
+  store.create(row);
+  return { clock, row, created: createTaskResult(row), get: () => TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx) };
+}
+
+test("tasks.lifecycle interval_changes: the creation asks the first pollIntervalMs and each tasks/get the next, in a cycle", async () => {
+  const { clock, created, get } = await lifecycleTask({ variant: "interval_changes", intervals: [500, 2000, 250], seconds: 10 });
+  const asked = [created.pollIntervalMs];
+  for (let i = 0; i < 4; i++) {
+    clock.now += 100;
+    asked.push((await get()).pollIntervalMs);
+  }
+  assert.deepEqual(asked, [500, 2000, 250, 500, 2000]);
+});
+
+test("tasks.lifecycle overdue: the task is still working after its ttlMs, not expired", async () => {
+  const { clock, created, get } = await lifecycleTask({ variant: "overdue", ttlMs: 1000 });
+  assert.equal(created.ttlMs, 1000);
+  clock.now = 5000;
+  const task = await get();
+  assert.equal(task.status, "working");
+});
+
+test("tasks.lifecycle failed and cancelled end at their deadline: failed with a JSON-RPC error, cancelled by the server", async () => {
+  const failed = await lifecycleTask({ variant: "failed", seconds: 1 });
+  failed.clock.now = 999;
+  assert.equal((await failed.get()).status, "working");
+  failed.clock.now = 1000;
+  const f = await failed.get();
+  assert.equal(f.status, "failed");
+  assert.equal((f.error as { code: number }).code, -32603);
+  const cancelled = await lifecycleTask({ variant: "cancelled", seconds: 1 });
+  cancelled.clock.now = 1000;
+  const c = await cancelled.get();
+  assert.equal(c.status, "cancelled");
+  assert.match(String(c.statusMessage), /Cancelled by the server/);
+});
+
+test("tasks.lifecycle expires: done at once but gone at its ttlMs, sooner than the pollIntervalMs it asks", async () => {
+  const { clock, created, get } = await lifecycleTask({ variant: "expires", ttlMs: 1000 });
+  assert.equal(created.pollIntervalMs, 1500);
+  clock.now = 300;
+  assert.equal((await get()).status, "completed", "fetched early, the result is there");
+  clock.now = 1500; // when a client polling as asked comes
+  await assert.rejects(get(), (e: unknown) => e instanceof RpcError && e.code === -32602 && /expired/.test(e.message));
 });

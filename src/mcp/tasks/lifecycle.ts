@@ -13,19 +13,22 @@ export function newTask(tool: string, args: Record<string, unknown>, plan: TaskP
     status: "working",
     createdAt: now,
     updatedAt: now,
-    ttlMs: DEFAULT_TTL_MS,
-    pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+    ttlMs: plan.ttlMs ?? DEFAULT_TTL_MS,
+    pollIntervalMs: plan.intervals?.[0] ?? plan.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     dueAt: now + plan.workMs,
     asks: plan.asks ?? {},
     answers: {},
     ...(plan.carried === undefined ? {} : { carried: plan.carried }),
     ...(plan.rounds === undefined ? {} : { rounds: plan.rounds, roundMs: plan.roundMs ?? 0 }),
     ...(plan.staleReads ? { staleReads: plan.staleReads } : {}),
+    ...(plan.intervals && plan.intervals.length > 0 ? { intervals: plan.intervals, reads: 0 } : {}),
+    ...(plan.serverCancels === undefined ? {} : { serverCancels: plan.serverCancels }),
+    ...(plan.keptPastTtl ? { keptPastTtl: true as const } : {}),
   };
 }
 
 export function expired(row: TaskRow, now: number): boolean {
-  return now >= row.createdAt + row.ttlMs;
+  return row.keptPastTtl !== true && now >= row.createdAt + row.ttlMs;
 }
 
 /** The keys still waiting for an answer: those of the first round with one unanswered (every key without rounds). */
@@ -47,6 +50,7 @@ export function outstanding(row: TaskRow): string[] {
 export function advance(row: TaskRow, behaviour: TaskBehaviour | undefined, now: number): TaskRow {
   if (TERMINAL.has(row.status) || row.status === "input_required" || now < row.dueAt) return row;
   if (outstanding(row).length > 0) return { ...row, status: "input_required", statusMessage: "Waiting for input: see inputRequests", updatedAt: now };
+  if (row.serverCancels !== undefined) return { ...row, status: "cancelled", statusMessage: row.serverCancels, updatedAt: now };
   if (!behaviour) return { ...row, status: "failed", error: { code: -32603, message: `Internal error: tool ${row.tool} is gone` }, updatedAt: now };
   const outcome = behaviour.finish(row.args, row.answers, row.carried);
   if ("error" in outcome) return { ...row, status: "failed", statusMessage: outcome.error.message, error: outcome.error, updatedAt: now };
@@ -84,6 +88,16 @@ export function cancel(row: TaskRow, now: number): TaskRow {
  * (the same requests under the same keys, so a client that tracks its keys answers none twice).
  */
 export function read(row: TaskRow): { shown: Record<string, unknown>; next: TaskRow } {
+  // Each answer asks the next pollIntervalMs of the cycle (TaskPlan.intervals), so every tasks/get changes the row.
+  return readOnce(row.intervals === undefined ? row : nextInterval(row, row.intervals));
+}
+
+function nextInterval(row: TaskRow, intervals: readonly number[]): TaskRow {
+  const reads = (row.reads ?? 0) + 1;
+  return { ...row, reads, pollIntervalMs: intervals[reads % intervals.length]! };
+}
+
+function readOnce(row: TaskRow): { shown: Record<string, unknown>; next: TaskRow } {
   if (row.stale === undefined || row.status === "cancelled") return { shown: detailedTask(row), next: row };
   const keys = [...row.stale.keys, ...(row.status === "input_required" ? outstanding(row) : [])];
   const shown = { ...taskFields(row), status: "input_required", statusMessage: "Waiting for input: see inputRequests", inputRequests: Object.fromEntries(keys.map((key) => [key, row.asks[key]])) };
