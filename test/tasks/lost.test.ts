@@ -41,10 +41,11 @@ async function scripted(recreate: boolean) {
     assert.equal(body.error.code, -32602);
     refusals++;
     if (!recreate) continue;
-    task = await start(1);
+    task = await start(3); // the same call again
     taskIds.push(task.taskId);
   }
-  return { task, taskIds, refusals, checks: await checksOf(session.id, id - 1) };
+  const calls = (await journalOf(server.url, session.id, id - 1)).filter((e) => e.rpc.method === "tools/call");
+  return { task, taskIds, refusals, calls, checks: await checksOf(session.id, id - 1) };
 }
 
 test("a client that polls a lost task on and on fails task-polling-bounded", async () => {
@@ -58,8 +59,9 @@ test("a client that polls a lost task on and on fails task-polling-bounded", asy
 });
 
 test("a client that creates a lost task again passes task-polling-bounded, named as a re-creation, and polls the new task to completion", async () => {
-  const { task, taskIds, refusals, checks } = await scripted(true);
+  const { task, taskIds, refusals, calls, checks } = await scripted(true);
   assert.equal(refusals, 1);
+  assert.deepEqual(calls.map((e) => [e.verdict?.outcome, e.retryOf]), [["TASK_CREATED", undefined], ["TASK_CREATED", undefined]], "a call answered with a task is a success, so the second call is no retry of it");
   assert.equal(taskIds.length, 2);
   assert.equal(task.status, "completed", "the task created again is not lost");
   const c = checks["task-polling-bounded"];
