@@ -304,9 +304,41 @@ function judgeKeys(t: TaskTrack): Observation | undefined {
   return observe("pass", `The client answered each of the ${answered.size} inputRequests key${answered.size === 1 ? "" : "s"} of ${what(t)} once${again}.`, ...[...answered.values()].map((x) => x.seq));
 }
 
+// ---- task-resumed-after-restart ----
+
+/** The requests a client sends when it (re)starts: the first of a 2026-07-28 client, and a legacy one's handshake. */
+const START_METHODS: ReadonlySet<string> = new Set(["server/discover", "initialize"]);
+
+function startsOf(all: readonly Exchange[]): Exchange[] {
+  return all.filter((x) => x.isRequest && x.method !== undefined && START_METHODS.has(x.method));
+}
+
+/**
+ * A client that starts over (server/discover or initialize) while its task still works: SEP-2663 Task Polling,
+ * "Clients SHOULD persist task IDs to durable storage so that polling can resume after a crash or restart".
+ * Resumed: a tasks/* request names the task after the start; not: it never does (a tools/call of the tool again is
+ * named, as the task run twice).
+ */
+function judgeResumed(t: TaskTrack, starts: readonly Exchange[], byTool: Map<string, Exchange[]>): Observation | undefined {
+  const start = firstAfter(starts, t.created.index);
+  const end = firstTerminal(t);
+  if (start === undefined || (end !== undefined && end.index < start.index)) return undefined;
+  const head = `The client started over (${start.method} at seq ${start.seq}) while ${what(t)} was not finished`;
+  const next = t.requests.find((x) => x.index > start.index);
+  if (next !== undefined) return observe("pass", `${head}, and resumed it: ${next.method} at seq ${next.seq} names the same taskId.`, t.created.seq, start.seq, next.seq);
+  const tool = t.created.params?.name;
+  const again = typeof tool === "string" ? firstAfter(byTool.get(tool) ?? [], start.index) : undefined;
+  const instead = again === undefined ? "" : ` It called ${String(tool)} again at seq ${again.seq} instead, running the work twice.`;
+  return observe(
+    "fail",
+    `${head}, and never named the task again: it lost the task id (SEP-2663: clients SHOULD persist task IDs so that polling can resume after a crash or restart).${instead}`,
+    t.created.seq, start.seq, ...(again ? [again.seq] : []),
+  );
+}
+
 /**
  * task-poll-interval-honoured, task-polled-to-terminal, task-not-polled-after-cancel, task-mcp-name-sent,
- * task-polling-bounded and task-input-key-answered-once: the task client's polling, from the tasks the journal saw created and the tasks/* it sent.
+ * task-polling-bounded, task-input-key-answered-once and task-resumed-after-restart: the task client's polling, from the tasks the journal saw created and the tasks/* it sent.
  */
 export function taskChecks(all: readonly Exchange[]): Check[] {
   const found = tracks(all);
@@ -314,6 +346,7 @@ export function taskChecks(all: readonly Exchange[]): Check[] {
   const lostIds = new Set(lost.map((l) => l.taskId));
   const byId = new Map(found.map((t) => [t.taskId, t]));
   const byTool = callsByTool(all);
+  const starts = startsOf(all);
   const some = <T>(xs: (T | undefined)[]) => xs.filter((x): x is T => x !== undefined);
   return [
     ...summarize("task-poll-interval-honoured", some(found.map(judgeInterval))),
@@ -322,5 +355,6 @@ export function taskChecks(all: readonly Exchange[]): Check[] {
     ...summarize("task-mcp-name-sent", judgeMcpName(all)),
     ...summarize("task-polling-bounded", lost.map((l) => judgeLost(l, byId.get(l.taskId), byTool))),
     ...summarize("task-input-key-answered-once", some(found.map(judgeKeys))),
+    ...summarize("task-resumed-after-restart", some(found.map((t) => judgeResumed(t, starts, byTool)))),
   ];
 }

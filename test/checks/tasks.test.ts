@@ -255,6 +255,31 @@ test("the task checks group the journal by task id: the requests of another task
   assert.deepEqual(c.evidence, [5]);
 });
 
+// ---- task-resumed-after-restart ----
+
+/** A client's first request, as a restarted one sends it again. */
+const discover = (seq: number, at: number) => entry({ seq, at, method: "server/discover", result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, serverInfo: { name: "s", version: "1" }, ttlMs: 0, cacheScope: "public" } });
+
+test("task-resumed-after-restart passes a client that started over while its task worked and then polled the same task id", () => {
+  const c = only([created(1, 0), get(2, 600, "working"), discover(3, 900), get(4, 1500, "completed")], "task-resumed-after-restart");
+  assert.equal(c.status, "pass", c.message);
+  assert.match(c.message, /started over \(server\/discover at seq 3\) while task 5fe57cf8… of slow_compute \(seq 1\) was not finished, and resumed it: tasks\/get at seq 4 names the same taskId/);
+  assert.deepEqual(c.evidence, [1, 3, 4]);
+});
+
+test("task-resumed-after-restart fails a client that started over and never named its task again, naming the call it sent again", () => {
+  const NEW = "9a8b7c6d-0000-4000-8000-000000000002";
+  const c = only([created(1, 0), get(2, 600, "working"), discover(3, 900), created(4, 1000, { taskId: NEW })], "task-resumed-after-restart");
+  assert.equal(c.status, "fail", c.message);
+  assert.match(c.message, /never named the task again: it lost the task id .* It called slow_compute again at seq 4 instead, running the work twice/);
+  assert.deepEqual(c.evidence, [1, 3, 4]);
+});
+
+test("task-resumed-after-restart gives no check when the task had finished before the client started over, or it never did", () => {
+  assert.equal(checksOf([created(1, 0), get(2, 600, "completed"), discover(3, 900)]).find((x) => x.id === "task-resumed-after-restart"), undefined);
+  assert.equal(checksOf([discover(1, 0), ...wellPolled().map((e) => ({ ...e, seq: e.seq + 1 }))]).find((x) => x.id === "task-resumed-after-restart"), undefined);
+});
+
 test("no task check is given for a journal without tasks", () => {
   assert.deepEqual(checksOf([call(1, 0, "echo", { text: "hi" })]).filter((c) => c.id.startsWith("task-")), []);
 });
