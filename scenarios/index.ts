@@ -49,6 +49,9 @@ import structuredMismatch from "./results/structured-mismatch.ts";
 import oversized from "./results/oversized.ts";
 import intermediaryProxy from "./intermediary/proxy.ts";
 import pollRateLimited from "./tasks/poll-rate-limited.ts";
+import inputRounds from "./tasks/input-rounds.ts";
+import lostTask from "./tasks/lost.ts";
+import taskLifecycle from "./tasks/lifecycle.ts";
 import { TEST_KITCHEN_ALIASES } from "./test-kitchen.ts";
 import { aliasScenario, type ScenarioAlias } from "../src/scenario-kit/alias.ts";
 
@@ -61,6 +64,7 @@ export const SCENARIOS: readonly Scenario[] = [baseline, httpStatusSequence, jso
   conformance, replay, facetUnavailable, catalogPagination, pollRateLimited, longRunning,
   structuredMismatch, oversized, intermediaryProxy,
   rateLimitConcurrency,
+  inputRounds, lostTask, taskLifecycle,
 ];
 
 /** Params every scenario accepts besides its own. */

@@ -19,7 +19,7 @@ export default defineScenario({
   // Nothing to fault; test_reconnection's cut (below) is part of the fixture, and its resumption is still judged, as
   // is the polling of a client of the task fixtures (SEP-2663).
   judging: {
-    checks: ["stream-resumed", "stream-retry-honoured", "task-poll-interval-honoured", "task-polled-to-terminal", "task-not-polled-after-cancel", "task-mcp-name-sent", "task-polling-bounded"],
+    checks: ["stream-resumed", "stream-retry-honoured", "task-poll-interval-honoured", "task-polled-to-terminal", "task-not-polled-after-cancel", "task-mcp-name-sent", "task-polling-bounded", "task-input-key-answered-once", "task-resumed-after-restart"],
     exercisedBy: "control",
   },
   example: {},

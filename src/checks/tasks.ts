@@ -42,14 +42,20 @@ const intervalOf = (x: Exchange): number | undefined => (typeof resultOf(x)?.pol
 const isPoll = (x: Exchange) => x.method === "tasks/get";
 const acked = (x: Exchange) => x.status === 200 && resultOf(x) !== undefined;
 
-/** Every task the journal saw created, with the client's requests about it. */
+/** Every task the journal saw created, with the client's requests about it: one pass, grouped by task id. */
 function tracks(all: readonly Exchange[]): TaskTrack[] {
   const found: TaskTrack[] = [];
+  const byId = new Map<string, TaskTrack>();
   for (const x of all) {
     const result = resultOf(x);
-    if (x.method !== "tools/call" || result?.resultType !== "task" || typeof result.taskId !== "string") continue;
-    const taskId = result.taskId;
-    found.push({ taskId, created: x, requests: all.filter((y) => y.index > x.index && taskIdOf(y) === taskId) });
+    if (x.method === "tools/call" && result?.resultType === "task" && typeof result.taskId === "string") {
+      const track: TaskTrack = { taskId: result.taskId, created: x, requests: [] };
+      found.push(track);
+      byId.set(track.taskId, track);
+      continue;
+    }
+    const taskId = taskIdOf(x);
+    if (taskId !== undefined) byId.get(taskId)?.requests.push(x);
   }
   return found;
 }
@@ -101,10 +107,24 @@ function judgeInterval(t: TaskTrack): Observation | undefined {
 
 // ---- task-polled-to-terminal ----
 
-/** The client went on with other requests well past the next poll it owed, without polling the task or cancelling it. */
+/**
+ * The client went on with other requests well past the next poll it owed, without polling the task or cancelling it.
+ * The exchanges are in arrival order (timeline), so the search starts at the first one late enough.
+ */
 function leftAfter(all: readonly Exchange[], t: TaskTrack, last: Exchange): Exchange | undefined {
   const wait = 2 * (intervalOf(last) ?? DEFAULT_INTERVAL_MS);
-  return all.find((x) => x.isRequest && x.index > last.index && taskIdOf(x) !== t.taskId && x.start > last.end + wait);
+  let lo = last.index + 1;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid]!.start > last.end + wait) hi = mid;
+    else lo = mid + 1;
+  }
+  for (let i = lo; i < all.length; i++) {
+    const x = all[i]!;
+    if (x.isRequest && taskIdOf(x) !== t.taskId && x.start > last.end + wait) return x;
+  }
+  return undefined;
 }
 
 function judgeTerminal(all: readonly Exchange[], t: TaskTrack): Observation | undefined {
@@ -170,42 +190,171 @@ function judgeMcpName(all: readonly Exchange[]): Observation[] {
 
 // ---- task-polling-bounded ----
 
-/** The first tasks/get of each task id answered -32602 (no such task, or one past its ttlMs). */
-function lost(all: readonly Exchange[]): Exchange[] {
-  const seen = new Set<string>();
-  return all.filter((x) => {
+/** A task id the server answered -32602 for (not found, or past its ttlMs): its first such tasks/get and the polls after it. */
+interface LostTask { taskId: string; refused: Exchange; again: Exchange[] }
+
+/** Every lost task id, in the order of the refusals: one pass, grouped by task id. */
+function lostTasks(all: readonly Exchange[]): LostTask[] {
+  const byId = new Map<string, LostTask>();
+  for (const x of all) {
     const taskId = taskIdOf(x);
-    if (taskId === undefined || !isPoll(x) || errorCode(x) !== -32602 || seen.has(taskId)) return false;
-    seen.add(taskId);
-    return true;
-  });
+    if (taskId === undefined || !isPoll(x)) continue;
+    const found = byId.get(taskId);
+    if (found !== undefined) found.again.push(x);
+    else if (errorCode(x) === -32602) byId.set(taskId, { taskId, refused: x, again: [] });
+  }
+  return [...byId.values()];
 }
 
-function judgeLost(all: readonly Exchange[], refused: Exchange): Observation {
-  const taskId = taskIdOf(refused) as string;
-  const again = all.filter((x) => x.index > refused.index && isPoll(x) && taskIdOf(x) === taskId);
+/** The tools/call of each tool, in journal order, to find the first one after a point by binary search. */
+function callsByTool(all: readonly Exchange[]): Map<string, Exchange[]> {
+  const byTool = new Map<string, Exchange[]>();
+  for (const x of all) {
+    const name = x.isRequest && x.method === "tools/call" ? x.params?.name : undefined;
+    if (typeof name !== "string") continue;
+    const list = byTool.get(name) ?? [];
+    if (list.length === 0) byTool.set(name, list);
+    list.push(x);
+  }
+  return byTool;
+}
+
+function firstAfter(list: readonly Exchange[], index: number): Exchange | undefined {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.index <= index) lo = mid + 1;
+    else hi = mid;
+  }
+  return list[lo];
+}
+
+/** What the client did instead of polling on: called the task's tool again (a task re-created), or nothing the journal shows. */
+function instead(lost: LostTask, track: TaskTrack | undefined, byTool: Map<string, Exchange[]>): { text: string; call?: Exchange } {
+  const tool = track?.created.params?.name;
+  if (typeof tool !== "string") return { text: "" };
+  const call = firstAfter(byTool.get(tool) ?? [], lost.refused.index);
+  if (call === undefined) return { text: `; it did not call ${tool} again (the journal cannot tell whether it reported the loss)` };
+  const result = resultOf(call);
+  const answer = result?.resultType === "task" && typeof result.taskId === "string" ? `, answered with task ${short(result.taskId)}` : "";
+  return { text: `, and re-created it: tools/call ${tool} again at seq ${call.seq}${answer}`, call };
+}
+
+function judgeLost(lost: LostTask, track: TaskTrack | undefined, byTool: Map<string, Exchange[]>): Observation {
+  const { refused, again } = lost;
   const error = refused.reply.message?.error;
   const said = isRecord(error) && typeof error.message === "string" ? ` "${error.message}"` : "";
-  const head = `After the -32602${said} to tasks/get of task ${short(taskId)} (seq ${refused.seq}), the client`;
+  const head = `After the -32602${said} at seq ${refused.seq} to tasks/get of ${track ? what(track) : `task ${short(lost.taskId)}`}, the client`;
+  const seqs = [refused.seq, ...again.map((x) => x.seq)];
   if (again.length > LOST_TASK_POLL_BOUND) {
-    return observe("fail", `${head} polled it ${again.length} more times (more than ${LOST_TASK_POLL_BOUND}): a task the server no longer knows is polled forever.`, refused.seq, ...again.map((x) => x.seq));
+    return observe("fail", `${head} polled it ${again.length} more times (more than ${LOST_TASK_POLL_BOUND}): a task the server no longer knows is polled forever.`, ...seqs);
   }
   const more = again.length === 0 ? "stopped polling it" : `polled it ${again.length} more time${again.length === 1 ? "" : "s"}, within ${LOST_TASK_POLL_BOUND}, then stopped`;
-  return observe("pass", `${head} ${more}.`, refused.seq, ...again.map((x) => x.seq));
+  const next = instead(lost, track, byTool);
+  return observe("pass", `${head} ${more}${next.text}.`, ...seqs, ...(next.call ? [next.call.seq] : []));
+}
+
+// ---- task-input-key-answered-once ----
+
+const keysOf = (value: unknown): string[] => (isRecord(value) ? Object.keys(value) : []);
+
+interface Repeat { key: string; first: Exchange; again: Exchange; shown?: Exchange }
+
+/**
+ * The keys the client answered in an acknowledged tasks/update and then again in a later one, with the tasks/get
+ * that showed the key once more in between (a refused update answered nothing, so its keys may be sent again).
+ */
+function repeats(t: TaskTrack): { answered: Map<string, Exchange>; repeated: Repeat[]; shownAgain: number } {
+  const answered = new Map<string, Exchange>();
+  const shown = new Map<string, Exchange>();
+  const repeated: Repeat[] = [];
+  let shownAgain = 0;
+  for (const x of t.requests) {
+    if (isPoll(x)) {
+      for (const key of keysOf(resultOf(x)?.inputRequests)) {
+        shown.set(key, x);
+        if (answered.has(key)) shownAgain++;
+      }
+    }
+    if (x.method !== "tasks/update" || !acked(x)) continue;
+    for (const key of keysOf(x.params?.inputResponses)) {
+      const first = answered.get(key);
+      if (first === undefined) answered.set(key, x);
+      else repeated.push({ key, first, again: x, ...(shown.has(key) ? { shown: shown.get(key)! } : {}) });
+    }
+  }
+  return { answered, repeated, shownAgain };
+}
+
+function judgeKeys(t: TaskTrack): Observation | undefined {
+  const { answered, repeated, shownAgain } = repeats(t);
+  if (answered.size === 0) return undefined;
+  if (repeated.length > 0) {
+    const r = repeated[0]!;
+    const why = r.shown !== undefined && r.shown.index > r.first.index ? `, after tasks/get at seq ${r.shown.seq} still showed it` : "";
+    const keys = new Set(repeated.map((x) => x.key));
+    return observe(
+      "fail",
+      `The client answered key ${r.key} of ${what(t)} twice: tasks/update at seq ${r.first.seq}, then again at seq ${r.again.seq}${why} (${keys.size} of ${answered.size} keys answered more than once; SEP-2663: clients SHOULD track inputRequests keys to avoid responding more than once).`,
+      ...repeated.flatMap((x) => [x.first.seq, ...(x.shown ? [x.shown.seq] : []), x.again.seq]),
+    );
+  }
+  const again = shownAgain === 0 ? "" : `, though tasks/get showed an answered key ${shownAgain} more time${shownAgain === 1 ? "" : "s"}`;
+  return observe("pass", `The client answered each of the ${answered.size} inputRequests key${answered.size === 1 ? "" : "s"} of ${what(t)} once${again}.`, ...[...answered.values()].map((x) => x.seq));
+}
+
+// ---- task-resumed-after-restart ----
+
+/** The requests a client sends when it (re)starts: the first of a 2026-07-28 client, and a legacy one's handshake. */
+const START_METHODS: ReadonlySet<string> = new Set(["server/discover", "initialize"]);
+
+function startsOf(all: readonly Exchange[]): Exchange[] {
+  return all.filter((x) => x.isRequest && x.method !== undefined && START_METHODS.has(x.method));
 }
 
 /**
- * task-poll-interval-honoured, task-polled-to-terminal, task-not-polled-after-cancel, task-mcp-name-sent and
- * task-polling-bounded: the task client's polling, from the tasks the journal saw created and the tasks/* it sent.
+ * A client that starts over (server/discover or initialize) while its task still works: SEP-2663 Task Polling,
+ * "Clients SHOULD persist task IDs to durable storage so that polling can resume after a crash or restart".
+ * Resumed: a tasks/* request names the task after the start; not: it never does (a tools/call of the tool again is
+ * named, as the task run twice).
+ */
+function judgeResumed(t: TaskTrack, starts: readonly Exchange[], byTool: Map<string, Exchange[]>): Observation | undefined {
+  const start = firstAfter(starts, t.created.index);
+  const end = firstTerminal(t);
+  if (start === undefined || (end !== undefined && end.index < start.index)) return undefined;
+  const head = `The client started over (${start.method} at seq ${start.seq}) while ${what(t)} was not finished`;
+  const next = t.requests.find((x) => x.index > start.index);
+  if (next !== undefined) return observe("pass", `${head}, and resumed it: ${next.method} at seq ${next.seq} names the same taskId.`, t.created.seq, start.seq, next.seq);
+  const tool = t.created.params?.name;
+  const again = typeof tool === "string" ? firstAfter(byTool.get(tool) ?? [], start.index) : undefined;
+  const instead = again === undefined ? "" : ` It called ${String(tool)} again at seq ${again.seq} instead, running the work twice.`;
+  return observe(
+    "fail",
+    `${head}, and never named the task again: it lost the task id (SEP-2663: clients SHOULD persist task IDs so that polling can resume after a crash or restart).${instead}`,
+    t.created.seq, start.seq, ...(again ? [again.seq] : []),
+  );
+}
+
+/**
+ * task-poll-interval-honoured, task-polled-to-terminal, task-not-polled-after-cancel, task-mcp-name-sent,
+ * task-polling-bounded, task-input-key-answered-once and task-resumed-after-restart: the task client's polling, from the tasks the journal saw created and the tasks/* it sent.
  */
 export function taskChecks(all: readonly Exchange[]): Check[] {
   const found = tracks(all);
+  const lost = lostTasks(all);
+  const lostIds = new Set(lost.map((l) => l.taskId));
+  const byId = new Map(found.map((t) => [t.taskId, t]));
+  const byTool = callsByTool(all);
+  const starts = startsOf(all);
   const some = <T>(xs: (T | undefined)[]) => xs.filter((x): x is T => x !== undefined);
   return [
     ...summarize("task-poll-interval-honoured", some(found.map(judgeInterval))),
-    ...summarize("task-polled-to-terminal", some(found.map((t) => judgeTerminal(all, t)))),
+    ...summarize("task-polled-to-terminal", some(found.map((t) => (lostIds.has(t.taskId) ? undefined : judgeTerminal(all, t))))),
     ...summarize("task-not-polled-after-cancel", some(found.map(judgeCancel))),
     ...summarize("task-mcp-name-sent", judgeMcpName(all)),
-    ...summarize("task-polling-bounded", lost(all).map((x) => judgeLost(all, x))),
+    ...summarize("task-polling-bounded", lost.map((l) => judgeLost(l, byId.get(l.taskId), byTool))),
+    ...summarize("task-input-key-answered-once", some(found.map(judgeKeys))),
+    ...summarize("task-resumed-after-restart", some(found.map((t) => judgeResumed(t, starts, byTool)))),
   ];
 }

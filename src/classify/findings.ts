@@ -27,6 +27,7 @@ export const SpecRef = {
   s26Discover: "2026-07-28 server/discover",
   s26Auth: "2026-07-28 basic/authorization#authorization-server-discovery",
   s26Progress: "2026-07-28 basic/patterns/progress",
+  s26Tasks: "SEP-2663 (the io.modelcontextprotocol/tasks extension, 2026-07-28)",
   s1125Sending: "2025-11-25 basic/transports#sending-messages-to-the-server",
   s1125Resumability: "2025-11-25 basic/transports#resumability-and-redelivery",
   s1125Sessions: "2025-11-25 basic/transports#session-management",

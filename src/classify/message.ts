@@ -4,7 +4,8 @@ import { show } from "./json.ts";
 import type { JsonRpcError } from "./envelope.ts";
 import type { ErrorAdvice } from "./error-codes.ts";
 import { SpecRef } from "./findings.ts";
-import { classifyResult } from "./result.ts";
+import { classifyResult, type ResultOutcome } from "./result.ts";
+import { pollEvery, type TaskFacts } from "./task-result.ts";
 import { missingDiscover } from "./transport.ts";
 import { advice, fromErrorAdvice } from "./retry.ts";
 import { responseId, usableId, verdict } from "./run.ts";
@@ -67,6 +68,44 @@ export function fromMessage(run: Run, message: unknown): Verdict {
     }
     case "INVALID_TOOL_RESULT":
       return verdict(run, "INVALID_TOOL_RESULT", advice("investigate", `The result is not valid for ${request.method}: ${result.problem}`), extra);
+    case "TASK_CREATED": {
+      const { task } = result;
+      const reason = `The server answered with task ${show(task.taskId, 80)} instead of the result: poll tasks/get with params.taskId and Mcp-Name set to it, ${pollEvery(task)}, until it is completed, failed or cancelled; answer an input_required task with tasks/update. Do not send the call again: that would start another task.`;
+      return verdict(run, "TASK_CREATED", advice("follow-up", reason, { ...waitFor(task), specRef: SpecRef.s26Tasks }), extra);
+    }
+    case "TASK_STATUS":
+      return taskVerdict(run, result, extra);
+  }
+}
+
+const waitFor = (task: TaskFacts) => (task.pollIntervalMs !== undefined ? { afterMs: task.pollIntervalMs } : {});
+
+/** A tasks/get answer, by the task's status: poll on, answer its questions, or stop with the result or the error. */
+function taskVerdict(run: Run, result: Extract<ResultOutcome, { outcome: "TASK_STATUS" }>, extra: Record<string, unknown>): Verdict {
+  const { task, inputKeys, error } = result;
+  const ref = { specRef: SpecRef.s26Tasks };
+  switch (task.status) {
+    case "working":
+      return verdict(run, "TOOL_SUCCESS", advice("follow-up", `The task is still working: poll tasks/get again ${pollEvery(task)}.`, { ...waitFor(task), ...ref }), extra);
+    case "input_required":
+      return verdict(
+        run,
+        "INPUT_REQUIRED",
+        advice("follow-up", `The task waits for input: answer inputRequests ${inputKeys.join(", ") || "(none listed)"} with tasks/update (params.taskId, params.inputResponses), each key once, then poll tasks/get again ${pollEvery(task)}.`, { inputKeys, ...waitFor(task), ...ref }),
+        extra,
+      );
+    case "failed": {
+      const e = error!;
+      return verdict(run, "JSONRPC_ERROR", advice("do-not-retry", `The task failed with JSON-RPC error ${e.code} (${errorCodeName(e.code)}): ${show(e.message, 160)}. Stop polling: a failed task stays failed; calling the tool again starts a new task.`, ref), { ...extra, code: e.code });
+    }
+    case "cancelled":
+      run.findings.info("TASK_CANCELLED", `The task was cancelled${typeof extra.statusMessage === "string" ? ` (${show(extra.statusMessage, 120)})` : ""}: it has no result.`, SpecRef.s26Tasks);
+      return verdict(run, "TOOL_SUCCESS", advice("do-not-retry", "The task was cancelled, by the client's tasks/cancel or by the server: it has no result. Stop polling.", ref), extra);
+    default:
+      if (extra.isError === true) {
+        return verdict(run, "TOOL_ERROR", advice("tool-semantics", "The task completed with a tool error (isError: true): show the content to the model so it can adjust. Stop polling.", ref), extra);
+      }
+      return verdict(run, "TOOL_SUCCESS", advice("none", "The task completed: its result is in result. Stop polling.", ref), extra);
   }
 }
 

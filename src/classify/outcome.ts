@@ -30,6 +30,9 @@ export const OUTCOMES: Readonly<Record<Outcome, OutcomeTraits>> = {
   NOTIFICATION_ACCEPTED: { layer: "transport", label: "accepted", colour: "accepted", success: true },
   STREAM_OPEN: { layer: "transport", label: "stream open", colour: "accepted", success: true },
   SESSION_ENDED: { layer: "transport", label: "session ended", colour: "accepted", success: true },
+  // SEP-2663: the request was accepted as a task; its result comes through tasks/get. A success, so that a later
+  // call is no retry of a failure (it would start another task).
+  TASK_CREATED: { layer: "application", label: "task created", colour: "accepted", success: true },
 };
 
 /** The layer of each outcome (a view of OUTCOMES, kept as the classifier's public name). */

@@ -7,6 +7,7 @@ import type { RequestInfo } from "./request.ts";
 import type { ProtocolVersion } from "./verdict.ts";
 import type { VersionSource } from "./version.ts";
 import { isModern } from "./version.ts";
+import { createdTaskNotes, readTask, taskError, type TaskFacts } from "./task-result.ts";
 
 export interface ResultContext {
   version: ProtocolVersion;
@@ -19,7 +20,11 @@ export interface ResultContext {
 export type ResultOutcome =
   | { outcome: "TOOL_SUCCESS" | "TOOL_ERROR"; details: Record<string, unknown> }
   | { outcome: "INPUT_REQUIRED"; inputKeys: string[]; requestState: boolean; details: Record<string, unknown> }
-  | { outcome: "INVALID_TOOL_RESULT"; problem: string; details: Record<string, unknown> };
+  | { outcome: "INVALID_TOOL_RESULT"; problem: string; details: Record<string, unknown> }
+  /** SEP-2663: the request was answered with a task (CreateTaskResult) instead of its result. */
+  | { outcome: "TASK_CREATED"; task: TaskFacts; details: Record<string, unknown> }
+  /** SEP-2663: a tasks/get answer, the task as it stands (the message layer picks the outcome per status). */
+  | { outcome: "TASK_STATUS"; task: TaskFacts; inputKeys: string[]; error?: { code: number; message: string; data?: unknown }; details: Record<string, unknown> };
 
 const INPUT_METHODS = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 const MRTR_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -81,6 +86,7 @@ export function classifyResult(result: unknown, ctx: ResultContext): ResultOutco
       return invalid(ctx, "RESULT_TYPE_INVALID", `resultType is ${typeName(resultType)}; it MUST be a string.`, SpecRef.s26ResultType, details);
     }
     if (resultType === "input_required") return inputRequired(result, ctx, details);
+    if (resultType === "task") return createdTask(result, ctx, details);
     if (resultType !== "complete") {
       return invalid(ctx, "RESULT_TYPE_UNKNOWN", `resultType ${show(resultType)} is not recognized; an unrecognized resultType MUST be considered invalid.`, SpecRef.s26ResultType, details);
     }
@@ -88,7 +94,53 @@ export function classifyResult(result: unknown, ctx: ResultContext): ResultOutco
       ctx.findings.info("RESULT_TYPE_UNEXPECTED", `resultType is a 2026-07-28 field; a ${ctx.version} client ignores it.`);
     }
   }
+  if (ctx.request.method === "tasks/get") return taskStatus(result, ctx, details);
   return ctx.request.method === "tools/call" ? callToolResult(result, ctx, details) : otherResult(result, ctx, details);
+}
+
+function createdTask(result: Record<string, unknown>, ctx: ResultContext, details: Record<string, unknown>): ResultOutcome {
+  if (explicitLegacy(ctx)) {
+    ctx.findings.warning("TASK_IN_LEGACY_VERSION", `resultType "task" is the 2026-07-28 tasks extension; a ${ctx.version} client does not understand it.`, SpecRef.s26Tasks);
+  }
+  const task = readTask(result, ctx.findings, "A CreateTaskResult");
+  if ("problem" in task) return { outcome: "INVALID_TOOL_RESULT", problem: task.problem, details };
+  createdTaskNotes(result, ctx.findings);
+  Object.assign(details, { taskId: task.taskId, taskStatus: task.status, ...(task.pollIntervalMs !== undefined ? { pollIntervalMs: task.pollIntervalMs } : {}) });
+  ctx.findings.info("TASK_CREATED", `The server answered ${ctx.request.method} with task ${show(task.taskId, 80)} (${task.status}) instead of its result.`, SpecRef.s26Tasks);
+  return { outcome: "TASK_CREATED", task, details };
+}
+
+/** A tasks/get answer: the Task fields, then what its status carries (inputRequests, result or error). */
+function taskStatus(result: Record<string, unknown>, ctx: ResultContext, details: Record<string, unknown>): ResultOutcome {
+  const task = readTask(result, ctx.findings, "A tasks/get answer");
+  if ("problem" in task) return { outcome: "INVALID_TOOL_RESULT", problem: task.problem, details };
+  Object.assign(details, { taskId: task.taskId, taskStatus: task.status, ...(task.pollIntervalMs !== undefined ? { pollIntervalMs: task.pollIntervalMs } : {}) });
+  if (typeof result.statusMessage === "string") details.statusMessage = result.statusMessage.slice(0, 500);
+  const bad = (message: string) => invalid(ctx, "TASK_STATUS_PAYLOAD_INVALID", message, SpecRef.s26Tasks, details);
+  if (task.status === "input_required") {
+    const requests = result.inputRequests;
+    if (!isRecord(requests)) return bad(`An input_required task MUST carry inputRequests (an object keyed by name); got ${typeName(requests)}.`);
+    const keys = Object.keys(requests);
+    const problems = keys.flatMap((key) => inputRequestProblems(key, requests[key], ctx.findings));
+    if (problems[0] !== undefined) return bad(problems[0].message);
+    details.inputRequests = keys;
+    return { outcome: "TASK_STATUS", task, inputKeys: keys, details };
+  }
+  if (task.status === "failed") {
+    const error = taskError(result);
+    if (error === undefined) return bad(`A failed task MUST carry error, a JSON-RPC error object with an integer code and a message; got ${typeName(result.error)}.`);
+    details.jsonrpcError = error;
+    return { outcome: "TASK_STATUS", task, inputKeys: [], error, details };
+  }
+  if (task.status === "completed") {
+    if (!isRecord(result.result)) return bad(`A completed task MUST carry result (an object); got ${typeName(result.result)}.`);
+    // A tool's task ends with a CallToolResult: judged as the call's own result would be.
+    if (has(result.result, "content")) {
+      const inner = callToolResult(result.result, ctx, details);
+      if (inner.outcome === "INVALID_TOOL_RESULT") return inner;
+    }
+  }
+  return { outcome: "TASK_STATUS", task, inputKeys: [], details };
 }
 
 function inputRequired(result: Record<string, unknown>, ctx: ResultContext, details: Record<string, unknown>): ResultOutcome {

@@ -14,6 +14,7 @@ export const OutcomeSchema = z.enum([
   "STREAM_INCOMPLETE",
   "STREAM_OPEN",
   "SESSION_ENDED",
+  "TASK_CREATED",
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -68,10 +69,11 @@ export type ProtocolVersion = z.infer<typeof ProtocolVersionSchema>;
  * 2: the seed's verdicts (an empty JSON body is MALFORMED_JSON, INVALID_TOOL_RESULT is in the
  * protocol layer, an error response without an id is INVALID_ENVELOPE). 3: a 400 to a 2026-07-28
  * request without a modern error code is legacy-fallback; a legacy stream cut while the server's
- * own request waits is answer-server-request. Verdicts without the field came from the rules
- * before that (edition 1).
+ * own request waits is answer-server-request. 4: a result with resultType "task" (SEP-2663's
+ * CreateTaskResult) is TASK_CREATED, no longer INVALID_TOOL_RESULT, and a tasks/get answer is read by
+ * the task's status. Verdicts without the field came from the rules before that (edition 1).
  */
-export const CLASSIFIER_VERSION = 3;
+export const CLASSIFIER_VERSION = 4;
 
 /** The classifier's answer: one outcome, the layer it belongs to, retry advice and every finding. */
 export const VerdictSchema = z

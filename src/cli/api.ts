@@ -19,6 +19,7 @@ const JournalLineSchema = z.object({
   response: z.object({ status: z.number().int() }),
   rpc: z.object({ method: z.string().optional(), toolName: z.string().optional() }),
   fault: z.object({ kind: z.string(), rule: z.string() }).optional(),
+  verdict: z.object({ outcome: z.string() }).optional(),
 });
 export type JournalLine = z.infer<typeof JournalLineSchema>;
 const JournalPageSchema = z.object({ entries: z.array(JournalLineSchema), nextCursor: z.string().optional() });

@@ -17,9 +17,10 @@ const KILL_GRACE_MS = 2_000;
  * Runs `command` (no shell) with `env` added to this process's environment, in a process group of its own so that
  * a timeout ends everything it started; its output goes to stderr, keeping stdout for the results table.
  * Being in its own group, the command does not get the Ctrl-C or CI cancel meant for faultline: a SIGINT or SIGTERM
- * to faultline is passed on to the group, and the run then ends with an error once the command has gone.
+ * to faultline is passed on to the group, and the run then ends with an error once the command has gone. An abort
+ * of `crash` kills the group with SIGKILL (the command then ends by that signal).
  */
-export function runChild(command: readonly string[], env: Record<string, string>, timeoutMs: number): Promise<ChildOutcome> {
+export function runChild(command: readonly string[], env: Record<string, string>, timeoutMs: number, crash?: AbortSignal): Promise<ChildOutcome> {
   const [file, ...args] = command;
   if (file === undefined) throw new UsageError("missing the client command after --", { suggestHelp: true });
   return new Promise((resolve, reject) => {
@@ -47,10 +48,14 @@ export function runChild(command: readonly string[], env: Record<string, string>
       stop();
     };
     process.on("SIGINT", onSignal).on("SIGTERM", onSignal);
+    // --restart-after-task: the whole group killed at once, as a crash would end it.
+    const onCrash = () => killGroup("SIGKILL");
+    crash?.addEventListener("abort", onCrash, { once: true });
     const done = () => {
       clearTimeout(deadline);
       clearTimeout(grace);
       process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+      crash?.removeEventListener("abort", onCrash);
     };
     child.once("error", (error) => {
       done();

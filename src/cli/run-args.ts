@@ -32,6 +32,8 @@ Options:
   --allow-unexercised         do not fail the run for a scenario whose fault never fired
   --allow-unjudged            do not fail the run for a scenario whose fault fired but that
                               no check judged
+  --restart-after-task        kill COMMAND (SIGKILL) once a call is answered with a task, and
+                              run it again with FAULTLINE_RESTARTED=1: does it resume the task?
   --keep                      keep the sessions (to look at them in the dashboard)
   -h, --help                  print this help
 
@@ -70,6 +72,8 @@ export interface RunOptions {
   /** How the results count against the run. */
   policy: RunPolicy;
   keep: boolean;
+  /** Kill the command once a call is answered with a task and run it again (src/cli/restart.ts). */
+  restartAfterTask: boolean;
   command: string[];
 }
 
@@ -103,6 +107,7 @@ export function parseRunArgs(argv: readonly string[], readConfig: (option: strin
         "allow-unexercised": { type: "boolean" },
         "allow-unjudged": { type: "boolean" },
         keep: { type: "boolean" },
+        "restart-after-task": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -139,6 +144,7 @@ export function parseRunArgs(argv: readonly string[], readConfig: (option: strin
       allowUnjudged: values["allow-unjudged"] ?? config?.allowUnjudged ?? false,
     },
     keep: values.keep ?? config?.keep ?? false,
+    restartAfterTask: values["restart-after-task"] ?? config?.restartAfterTask ?? false,
     command: clientCommand,
   };
 }

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { allScenarios, type Skipped } from "./all-scenarios.ts";
 import { FaultlineApi } from "./api.ts";
 import { runChild } from "./child.ts";
+import { runWithRestart } from "./restart.ts";
 import { EXIT, systemReason, UsageError } from "./errors.ts";
 import { jsonReport } from "./json-report.ts";
 import { junitReport } from "./junit.ts";
@@ -49,7 +50,10 @@ async function runScenario(api: FaultlineApi, choice: ScenarioChoice, options: R
   try {
     // The client's output goes to stderr: a header and a footer there say which scenario it belongs to.
     process.stderr.write(`faultline: ── ${choice.id} (${position}), session ${session.id}: the client's output follows\n`);
-    const child = await runChild(options.command, { FAULTLINE_MCP_URL: session.mcpUrl, FAULTLINE_SESSION_ID: session.id }, options.timeoutMs);
+    const env = { FAULTLINE_MCP_URL: session.mcpUrl, FAULTLINE_SESSION_ID: session.id };
+    const child = options.restartAfterTask
+      ? await runWithRestart(options.command, env, options.timeoutMs, async () => (await api.journal(session.id)).find((line) => line.verdict?.outcome === "TASK_CREATED")?.seq)
+      : await runChild(options.command, env, options.timeoutMs);
     const durationMs = performance.now() - started;
     process.stderr.write(`faultline: ── ${choice.id}: the client's output ends (${wallTime(durationMs)})\n`);
     const [journal, checks] = await Promise.all([api.journal(session.id), api.checks(session.id)]);

@@ -30,6 +30,7 @@ export const RunConfigSchema = z.strictObject({
   allowUnexercised: z.boolean().optional().describe("--allow-unexercised"),
   allowUnjudged: z.boolean().optional().describe("--allow-unjudged"),
   keep: z.boolean().optional().describe("--keep"),
+  restartAfterTask: z.boolean().optional().describe("--restart-after-task"),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;
 

@@ -47,6 +47,8 @@ export const CHECK_IDS = {
   "task-mcp-name-sent": "every tasks/* request carried Mcp-Name equal to params.taskId",
   "task-polling-bounded": "a task the server no longer knows (-32602) was not polled forever",
   "tool-error-next-step": "after an isError result the client changed the arguments, used another tool or stopped, not repeated the identical call",
+  "task-input-key-answered-once": "each inputRequests key of a task was answered by one acknowledged tasks/update, not again when a later tasks/get still showed it",
+  "task-resumed-after-restart": "a client that started over (server/discover, initialize) while its task worked named the task again, polling it on",
 } as const satisfies Record<string, string>;
 
 export type CheckId = keyof typeof CHECK_IDS;

@@ -1,4 +1,5 @@
 import { TaskRowSchema, type TaskRow, type TaskStore } from "../mcp/tasks/store.ts";
+import { DEFAULT_TTL_MS } from "../mcp/tasks/lifecycle.ts";
 
 /** What the store uses of a Durable Object's SQL (node:sqlite matches it in the tests, like LiveSession's SessionSql). */
 interface TaskSql {
@@ -41,7 +42,9 @@ export class SqlTaskStore implements TaskStore {
   }
 
   put(row: TaskRow): void {
-    this.sql.exec("INSERT OR REPLACE INTO tasks (id, created_at, expires_at, row) VALUES (?, ?, ?, ?)", row.id, row.createdAt, row.createdAt + row.ttlMs, JSON.stringify(row));
+    // A task kept past its ttlMs (TaskPlan.keptPastTtl) stays at most as long as a task of the default ttlMs.
+    const keptFor = row.keptPastTtl ? Math.max(row.ttlMs, DEFAULT_TTL_MS) : row.ttlMs;
+    this.sql.exec("INSERT OR REPLACE INTO tasks (id, created_at, expires_at, row) VALUES (?, ?, ?, ?)", row.id, row.createdAt, row.createdAt + keptFor, JSON.stringify(row));
   }
 
   delete(id: string): void {

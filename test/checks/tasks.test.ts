@@ -163,7 +163,7 @@ const unknown = (seq: number, at: number) => get(seq, at, "", { result: undefine
 test("task-polling-bounded passes when the client stopped polling a task the server answered -32602 for", () => {
   const c = only([unknown(1, 0), unknown(2, 600)], "task-polling-bounded");
   assert.equal(c.status, "pass", c.message);
-  assert.match(c.message, /After the -32602 "Task not found" to tasks\/get of task 5fe57cf8… \(seq 1\), the client polled it 1 more time, within 3, then stopped/);
+  assert.match(c.message, /After the -32602 "Task not found" at seq 1 to tasks\/get of task 5fe57cf8…, the client polled it 1 more time, within 3, then stopped/);
 });
 
 test("task-polling-bounded fails on a client that polls a lost task forever", () => {
@@ -171,6 +171,113 @@ test("task-polling-bounded fails on a client that polls a lost task forever", ()
   const c = only(entries, "task-polling-bounded");
   assert.equal(c.status, "fail", c.message);
   assert.match(c.message, /polled it 4 more times \(more than 3\): a task the server no longer knows is polled forever/);
+});
+
+test("task-polling-bounded names a re-creation: the task's tool called again after the -32602, and leaves the lost task out of task-polled-to-terminal", () => {
+  const NEW = "9a8b7c6d-0000-4000-8000-000000000001";
+  const entries = [created(1, 0), get(2, 600, "working"), unknown(3, 1200), created(4, 1300, { taskId: NEW }), call(5, 4000, "echo", { text: "later" })];
+  const c = only(entries, "task-polling-bounded");
+  assert.equal(c.status, "pass", c.message);
+  assert.match(c.message, /at seq 3 to tasks\/get of task 5fe57cf8… of slow_compute \(seq 1\), the client stopped polling it, and re-created it: tools\/call slow_compute again at seq 4, answered with task 9a8b7c6d…/);
+  assert.deepEqual(c.evidence, [3, 4]);
+  const terminal = checksOf(entries).filter((x) => x.id === "task-polled-to-terminal");
+  assert.equal(terminal.length, 1, "only the new task is judged there");
+  assert.match(terminal[0]!.message, /9a8b7c6d…/, "the new task, left for echo at seq 5, fails; the lost one is not blamed for it");
+  assert.equal(terminal[0]!.status, "fail");
+});
+
+test("task-polling-bounded passes a client that stopped polling a lost task and did not call the tool again, saying the journal cannot tell the rest", () => {
+  const c = only([created(1, 0), get(2, 600, "working"), unknown(3, 1200), unknown(4, 1800)], "task-polling-bounded");
+  assert.equal(c.status, "pass", c.message);
+  assert.match(c.message, /polled it 1 more time, within 3, then stopped; it did not call slow_compute again \(the journal cannot tell whether it reported the loss\)/);
+  assert.equal(checksOf([created(1, 0), unknown(2, 600), call(3, 5000, "echo", {})]).find((x) => x.id === "task-polled-to-terminal"), undefined, "a lost task is not a task left working");
+});
+
+// ---- task-input-key-answered-once ----
+
+const question = (key: string) => ({ [key]: { method: "elicitation/create", params: { mode: "form", message: `${key}?`, requestedSchema: { type: "object" } } } });
+/** A tasks/get answered input_required, showing these keys. */
+const asking = (seq: number, at: number, ...keys: string[]) =>
+  get(seq, at, "input_required", { result: { resultType: "complete", ...TASK, status: "input_required", inputRequests: Object.assign({}, ...keys.map(question)) } });
+/** A tasks/update answering these keys (acknowledged unless `rest` says otherwise). */
+const answering = (seq: number, at: number, keys: string[], rest: Partial<EntryInput> = {}) =>
+  taskRequest(seq, at, "tasks/update", { resultType: "complete" }, { params: { taskId: ID, inputResponses: Object.fromEntries(keys.map((k) => [k, { action: "accept", content: { answer: k } }])) }, ...rest });
+
+/** Two rounds (q1, then q2), the poll after each answer still showing the key just answered. */
+const twoRounds = (again: string[]) => [
+  created(1, 0),
+  asking(2, 600, "q1"),
+  answering(3, 610, ["q1"]),
+  asking(4, 1200, "q1"),
+  answering(5, 1210, again),
+  asking(6, 1800, "q1", "q2"),
+  answering(7, 1810, ["q2"]),
+  asking(8, 2400, "q2"),
+  get(9, 3000, "completed"),
+];
+
+test("task-input-key-answered-once passes when each key was answered once, though a later tasks/get showed it again", () => {
+  const entries = twoRounds([]).filter((e) => e.seq !== 5);
+  const c = only(entries, "task-input-key-answered-once");
+  assert.equal(c.status, "pass", c.message);
+  assert.match(c.message, /answered each of the 2 inputRequests keys of task 5fe57cf8… of slow_compute \(seq 1\) once, though tasks\/get showed an answered key 3 more times/);
+  assert.deepEqual(c.evidence, [3, 7]);
+});
+
+test("task-input-key-answered-once fails on a client that answers a key again when a later tasks/get still shows it", () => {
+  const c = only(twoRounds(["q1"]), "task-input-key-answered-once");
+  assert.equal(c.status, "fail", c.message);
+  assert.match(c.message, /answered key q1 of task 5fe57cf8… .* twice: tasks\/update at seq 3, then again at seq 5, after tasks\/get at seq 4 still showed it \(1 of 2 keys answered more than once/);
+  assert.deepEqual(c.evidence, [3, 4, 5]);
+});
+
+test("task-input-key-answered-once counts an answer the server refused as no answer, so sending it again is no repeat", () => {
+  const refused = answering(3, 610, ["q1"], { status: 429, result: undefined, error: { code: -32000, message: "Too Many Requests" } });
+  const entries = [created(1, 0), asking(2, 600, "q1"), refused, answering(4, 1700, ["q1"]), get(5, 2300, "completed")];
+  const c = only(entries, "task-input-key-answered-once");
+  assert.equal(c.status, "pass", c.message);
+  assert.deepEqual(c.evidence, [4]);
+});
+
+test("task-input-key-answered-once gives no check for a task that asked nothing, and judges the slim projection the same", async () => {
+  assert.equal(checksOf(wellPolled()).find((c) => c.id === "task-input-key-answered-once"), undefined);
+  const checks = await runChecks(twoRounds(["q1"]).map((e) => slimEntry(e, undefined)));
+  assert.equal(checks.find((c) => c.id === "task-input-key-answered-once")?.status, "fail");
+});
+
+test("the task checks group the journal by task id: the requests of another task, or before the creation, are not this task's", () => {
+  const OTHER = "0b1c2d3e-aaaa-bbbb-cccc-000000000000";
+  const otherAnswer = entry({ seq: 4, at: 1300, method: "tasks/update", params: { taskId: OTHER, inputResponses: { q1: {} } }, headers: { "mcp-method": "tasks/update", "mcp-name": OTHER }, result: { resultType: "complete" } });
+  const early = answering(1, 0, ["q1"]);
+  const entries = [early, created(2, 10), asking(3, 610, "q1"), otherAnswer, answering(5, 1310, ["q1"]), get(6, 1910, "completed")];
+  const c = only(entries, "task-input-key-answered-once");
+  assert.equal(c.status, "pass", c.message);
+  assert.deepEqual(c.evidence, [5]);
+});
+
+// ---- task-resumed-after-restart ----
+
+/** A client's first request, as a restarted one sends it again. */
+const discover = (seq: number, at: number) => entry({ seq, at, method: "server/discover", result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {}, serverInfo: { name: "s", version: "1" }, ttlMs: 0, cacheScope: "public" } });
+
+test("task-resumed-after-restart passes a client that started over while its task worked and then polled the same task id", () => {
+  const c = only([created(1, 0), get(2, 600, "working"), discover(3, 900), get(4, 1500, "completed")], "task-resumed-after-restart");
+  assert.equal(c.status, "pass", c.message);
+  assert.match(c.message, /started over \(server\/discover at seq 3\) while task 5fe57cf8… of slow_compute \(seq 1\) was not finished, and resumed it: tasks\/get at seq 4 names the same taskId/);
+  assert.deepEqual(c.evidence, [1, 3, 4]);
+});
+
+test("task-resumed-after-restart fails a client that started over and never named its task again, naming the call it sent again", () => {
+  const NEW = "9a8b7c6d-0000-4000-8000-000000000002";
+  const c = only([created(1, 0), get(2, 600, "working"), discover(3, 900), created(4, 1000, { taskId: NEW })], "task-resumed-after-restart");
+  assert.equal(c.status, "fail", c.message);
+  assert.match(c.message, /never named the task again: it lost the task id .* It called slow_compute again at seq 4 instead, running the work twice/);
+  assert.deepEqual(c.evidence, [1, 3, 4]);
+});
+
+test("task-resumed-after-restart gives no check when the task had finished before the client started over, or it never did", () => {
+  assert.equal(checksOf([created(1, 0), get(2, 600, "completed"), discover(3, 900)]).find((x) => x.id === "task-resumed-after-restart"), undefined);
+  assert.equal(checksOf([discover(1, 0), ...wellPolled().map((e) => ({ ...e, seq: e.seq + 1 }))]).find((x) => x.id === "task-resumed-after-restart"), undefined);
 });
 
 test("no task check is given for a journal without tasks", () => {

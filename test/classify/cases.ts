@@ -60,6 +60,8 @@ const META_2026 = {
 const call1 = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } };
 const call2026 = { jsonrpc: "2.0", id: "a1", method: "tools/call", params: { name: "deploy", arguments: {}, _meta: META_2026 } };
 const h2026 = { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "deploy" };
+const TASK_2026 = { taskId: "786512e2-9e0d-44bd-8f29-789f320fe840", createdAt: "2026-08-01T10:00:00Z", lastUpdatedAt: "2026-08-01T10:00:00Z", ttlMs: 60000, pollIntervalMs: 500 };
+const tasksGet = { jsonrpc: "2.0", id: "g1", method: "tasks/get", params: { taskId: TASK_2026.taskId, _meta: META_2026 } };
 
 const textResult = { content: [{ type: "text", text: "hello" }] };
 const ok1 = JSON.stringify({ jsonrpc: "2.0", id: 1, result: textResult });
@@ -263,6 +265,88 @@ export const cases: Case[] = [
       { request: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", task: { ttl: 60000 } } } },
     ),
     expect: { outcome: "TOOL_SUCCESS", findingCodes: ["TASK_CREATED"] },
+  },
+
+  // ---- Tasks (SEP-2663, the io.modelcontextprotocol/tasks extension, 2026-07-28) ----
+  {
+    name: "a 2026-07-28 tools/call answered with a CreateTaskResult is TASK_CREATED, advising to poll tasks/get at its pollIntervalMs",
+    exchange: jsonCall({ resultType: "task", ...TASK_2026, status: "working" }, { request: call2026, id: "a1" }),
+    expect: {
+      outcome: "TASK_CREATED",
+      layer: "application",
+      decision: "follow-up",
+      afterMs: 500,
+      code: null,
+      findingCodes: ["info:TASK_CREATED"],
+      absentFindingCodes: ["RESULT_TYPE_UNKNOWN"],
+      retrySpecRef: "SEP-2663 (the io.modelcontextprotocol/tasks extension, 2026-07-28)",
+      details: { taskId: "786512e2-9e0d-44bd-8f29-789f320fe840", taskStatus: "working", pollIntervalMs: 500 },
+    },
+  },
+  {
+    name: "a CreateTaskResult without a taskId is unusable: INVALID_TOOL_RESULT naming the field",
+    exchange: jsonCall({ resultType: "task", status: "working", ttlMs: 1000 }, { request: call2026, id: "a1" }),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:TASK_INVALID"] },
+  },
+  {
+    name: "a CreateTaskResult with an unknown status, or carrying its result already, is flagged",
+    exchange: jsonCall({ resultType: "task", ...TASK_2026, status: "done" }, { request: call2026, id: "a1" }),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:TASK_INVALID"] },
+  },
+  {
+    name: "a CreateTaskResult that also carries result gets a warning, and one without pollIntervalMs no afterMs",
+    exchange: jsonCall({ resultType: "task", taskId: "t1", status: "working", createdAt: "x", lastUpdatedAt: "x", ttlMs: null, result: { content: [] } }, { request: call2026, id: "a1" }),
+    expect: { outcome: "TASK_CREATED", afterMs: null, findingCodes: ["warning:TASK_CREATED_WITH_PAYLOAD"], absentFindingCodes: ["TASK_FIELD_MISSING"] },
+  },
+  {
+    name: "a tasks/get answer of a working task is a success advising to poll again after pollIntervalMs",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "working", pollIntervalMs: 2000 }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "TOOL_SUCCESS", decision: "follow-up", afterMs: 2000, details: { taskStatus: "working", pollIntervalMs: 2000 } },
+  },
+  {
+    name: "a tasks/get answer of an input_required task is INPUT_REQUIRED, advising tasks/update for its keys",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "input_required", inputRequests: { confirm: { method: "elicitation/create", params: { mode: "form", message: "Sure?", requestedSchema: { type: "object" } } } } }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "INPUT_REQUIRED", layer: "interaction", decision: "follow-up", inputKeys: ["confirm"], afterMs: 500 },
+  },
+  {
+    name: "an input_required task without inputRequests is invalid",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "input_required" }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:TASK_STATUS_PAYLOAD_INVALID"] },
+  },
+  {
+    name: "a tasks/get answer of a completed task is TOOL_SUCCESS, its CallToolResult judged as the call's own",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "completed", result: { resultType: "complete", content: [{ type: "text", text: "done" }] } }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "TOOL_SUCCESS", decision: "none", details: { taskStatus: "completed", contentBlocks: 1 } },
+  },
+  {
+    name: "a completed task whose result is a tool error (isError: true) is TOOL_ERROR, advising to show it to the model",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "completed", result: { content: [{ type: "text", text: "boom" }], isError: true } }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "TOOL_ERROR", decision: "tool-semantics", details: { toolErrorText: "boom" } },
+  },
+  {
+    name: "a completed task whose CallToolResult content is not an array is INVALID_TOOL_RESULT",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "completed", result: { content: { type: "text", text: "x" } } }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:CONTENT_NOT_ARRAY"] },
+  },
+  {
+    name: "a tasks/get answer of a failed task is JSONRPC_ERROR with the task's code, advising to stop polling",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "failed", error: { code: -32603, message: "crashed" } }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "JSONRPC_ERROR", layer: "protocol", code: -32603, status: 200, decision: "do-not-retry", details: { taskStatus: "failed" } },
+  },
+  {
+    name: "a failed task without a JSON-RPC error object is invalid",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "failed", error: "crashed" }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "INVALID_TOOL_RESULT", findingCodes: ["error:TASK_STATUS_PAYLOAD_INVALID"] },
+  },
+  {
+    name: "a tasks/get answer of a cancelled task is a success with no result, advising to stop polling",
+    exchange: jsonCall({ resultType: "complete", ...TASK_2026, status: "cancelled", statusMessage: "Cancelled by tasks/cancel" }, { request: tasksGet, id: "g1" }),
+    expect: { outcome: "TOOL_SUCCESS", decision: "do-not-retry", findingCodes: ["info:TASK_CANCELLED"], details: { statusMessage: "Cancelled by tasks/cancel" } },
+  },
+  {
+    name: "a 2025-11-25 response with resultType task gets a warning that the extension is 2026-07-28, and is still read as a task",
+    exchange: jsonCall({ resultType: "task", ...TASK_2026, status: "working" }, { version: "2025-11-25" }),
+    expect: { outcome: "TASK_CREATED", findingCodes: ["warning:TASK_IN_LEGACY_VERSION"] },
   },
 
   // ---- Protocol versions (issue: input, header, _meta, detection, default) ----

@@ -94,6 +94,8 @@ test("every outcome maps to the layer the issue pins", () => {
     // Issue 29: a GET stream and a DELETE are judged at the transport, where they live.
     STREAM_OPEN: "transport",
     SESSION_ENDED: "transport",
+    // SEP-2663: the application's work, accepted as a task.
+    TASK_CREATED: "application",
   };
   assert.deepEqual(Object.keys(OUTCOME_LAYER).sort(), [...OutcomeSchema.options].sort());
   assert.deepEqual(OUTCOME_LAYER, pinned);

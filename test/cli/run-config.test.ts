@@ -19,6 +19,7 @@ const FULL: RunConfig = {
   allowUnexercised: true,
   allowUnjudged: true,
   keep: true,
+  restartAfterTask: true,
 };
 const SAME_FLAGS = [
   "--server", "http://127.0.0.1:9999",
@@ -26,7 +27,7 @@ const SAME_FLAGS = [
   "--scenario", "baseline",
   "--timeout", "12",
   "--junit", "j.xml", "--markdown", "s.md", "--json", "r.json",
-  "--ignore-exit", "--allow-unexercised", "--allow-unjudged", "--keep",
+  "--ignore-exit", "--allow-unexercised", "--allow-unjudged", "--keep", "--restart-after-task",
   "--", "node", "client.mjs", "--flag",
 ];
 

@@ -85,6 +85,12 @@ test("a control scenario in which nothing was faulted passes on the command's ow
   assert.deepEqual([result.result, result.failsRun], ["pass", false]);
 });
 
+test("a control scenario in which nothing was faulted and whose checks passed passes, naming them (it was \"not exercised\" before)", () => {
+  const checks = [{ id: "task-resumed-after-restart", status: "pass" as const, message: "resumed", evidence: [2] }];
+  const result = judge(run({ scenario: "conformance", exercisedBy: "control", checks, journal: [line(1, "tools/list")] }), POLICY);
+  assert.deepEqual([result.result, result.failsRun, result.why], ["pass", false, "a control scenario, nothing was faulted; 1 check passed: task-resumed-after-restart"]);
+});
+
 test("an answers scenario, whose trouble the journal does not mark, is not judged without a check result", () => {
   const result = judge(run({ scenario: "pagination.bad_cursor", exercisedBy: "answers", checks: [], journal: [line(1, "tools/list")] }), POLICY);
   assert.equal(result.result, "not judged");

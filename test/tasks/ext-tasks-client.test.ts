@@ -110,7 +110,7 @@ test("the ext-tasks client answers an input_required task: tasks/get shows the q
   assert.deepEqual(methods.filter((m) => m === "tasks/update"), ["tasks/update"], "one tasks/update, for the one key");
   assert.ok(methods.indexOf("tasks/get") < methods.indexOf("tasks/update"), "the question was read from tasks/get first");
   assert.equal(methods.at(-1), "tasks/get", "it polled again after the update, until completed");
-  assert.deepEqual(await taskChecks(sessionId), { "task-poll-interval-honoured": "pass", "task-polled-to-terminal": "pass", "task-mcp-name-sent": "pass" });
+  assert.deepEqual(await taskChecks(sessionId), { "task-poll-interval-honoured": "pass", "task-polled-to-terminal": "pass", "task-mcp-name-sent": "pass", "task-input-key-answered-once": "pass" });
 });
 
 test("the ext-tasks client cancels a working task with tasks/cancel, and the task is cancelled", async (t) => {

@@ -7,9 +7,13 @@ import { join } from "node:path";
 import { sqlOn } from "../helpers/node-sql.ts";
 import { MAX_TASKS, SqlTaskStore, TASKS_SCHEMA } from "../../src/session/task-store.ts";
 import { newTask } from "../../src/mcp/tasks/lifecycle.ts";
+import { isTaskTool } from "../../src/mcp/tasks/tool.ts";
 import { TASK_HANDLERS as HANDLERS, type TaskContext } from "../../src/mcp/tasks/handlers.ts";
 import { RpcError } from "../../src/wire/jsonrpc.ts";
 import { TASK_TOOLS } from "../../scenarios/conformance/task-tools.ts";
+import inputRounds from "../../scenarios/tasks/input-rounds.ts";
+import taskLifecycle from "../../scenarios/tasks/lifecycle.ts";
+import { createTaskResult } from "../../src/mcp/tasks/lifecycle.ts";
 
 const TASK_HANDLERS = HANDLERS as Required<Pick<typeof HANDLERS, "tasks/get" | "tasks/update" | "tasks/cancel">>;
 
@@ -59,14 +63,14 @@ test("creating a task past the bound drops the oldest, and expired tasks go when
   assert.equal(count(), 1);
 });
 
-function context(store: SqlTaskStore, clock: { now: number }): TaskContext {
+function context(store: SqlTaskStore, clock: { now: number }, tools: TaskContext["tools"] = TASK_TOOLS): TaskContext {
   return {
     era: "modern",
     protocolVersion: "2026-07-28",
     headers: {},
     scenarioId: "conformance",
     clientCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } },
-    tools: TASK_TOOLS,
+    tools,
     taskStore: store,
     now: () => clock.now,
     elicit: () => Promise.reject(new Error("not asked here")),
@@ -120,4 +124,109 @@ test("an answered key is not asked again: a second answer to it is ignored once 
   await TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { confirm: { action: "decline" } } }, ctx);
   const done = await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx);
   assert.match(JSON.stringify(done.result), /f: true/);
+});
+
+test("a task of rounds asks one round at a time, and the poll after each answer still shows the key just answered (staleReads)", async () => {
+  const { sql } = open();
+  const clock = { now: 0 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const tools = inputRounds.tools!(inputRounds.params.parse({ rounds: 2, staleReads: 1, roundMs: 100 }));
+  const ctx = context(store, clock, tools);
+  const survey = tools[0];
+  assert.ok(isTaskTool(survey), "survey is a task tool");
+  const row = newTask("survey", { topic: "t" }, await survey.task.start({ topic: "t" }, ctx), 0);
+  store.create(row);
+  const get = () => TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx);
+  const update = (key: string, answer: string) => TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { [key]: { action: "accept", content: { answer } } } }, ctx);
+  const keys = (task: Record<string, unknown>) => Object.keys((task.inputRequests as Record<string, unknown> | undefined) ?? {});
+  assert.equal((await get()).status, "working", "working until the first round's deadline");
+  clock.now = 100;
+  const first = await get();
+  assert.deepEqual([first.status, keys(first)], ["input_required", ["question_1"]], "one round at a time");
+  await update("question_1", "a");
+  clock.now = 150;
+  const stale = await get();
+  assert.deepEqual([stale.status, keys(stale)], ["input_required", ["question_1"]], "the read after the ack still shows the answered key");
+  assert.deepEqual((stale.inputRequests as Record<string, unknown>).question_1, (first.inputRequests as Record<string, unknown>).question_1, "the same request under the same key");
+  assert.equal((await get()).status, "working", "one stale read, then the state as it is: working until the next round");
+  await update("question_1", "again");
+  clock.now = 200;
+  const second = await get();
+  assert.deepEqual([second.status, keys(second)], ["input_required", ["question_2"]]);
+  await update("question_2", "b");
+  const staleTwo = await get();
+  assert.deepEqual([staleTwo.status, keys(staleTwo)], ["input_required", ["question_2"]]);
+  const done = await get();
+  assert.equal(done.status, "completed");
+  assert.match(JSON.stringify(done.result), /question_1: a; question_2: b/, "the second answer to question_1 was ignored");
+});
+
+test("without rounds every key is asked at once, and without staleReads the poll after the ack shows the task moved on", async () => {
+  const { sql } = open();
+  const clock = { now: 0 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const ctx = context(store, clock);
+  const asks = { a: { method: "elicitation/create", params: {} }, b: { method: "elicitation/create", params: {} } };
+  const row = newTask("multi_input", {}, { workMs: 0, asks }, 0);
+  store.create(row);
+  const first = await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx);
+  assert.deepEqual(Object.keys(first.inputRequests as object), ["a", "b"]);
+  await TASK_HANDLERS["tasks/update"]({ taskId: row.id, inputResponses: { a: {}, b: {} } }, ctx);
+  assert.equal((await TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx)).status, "completed");
+});
+
+/** A tasks.lifecycle task of `params` on a fresh store, with the clock at 0, and tasks/get of it. */
+async function lifecycleTask(params: Record<string, unknown>) {
+  const { sql } = open();
+  const clock = { now: 0 };
+  const store = new SqlTaskStore(sql, () => clock.now);
+  const tools = taskLifecycle.tools!(taskLifecycle.params.parse(params));
+  const ctx = context(store, clock, tools);
+  const job = tools[0];
+  assert.ok(isTaskTool(job));
+  const row = newTask("job", {}, await job.task.start({}, ctx), 0);
+  store.create(row);
+  return { clock, row, created: createTaskResult(row), get: () => TASK_HANDLERS["tasks/get"]({ taskId: row.id }, ctx) };
+}
+
+test("tasks.lifecycle interval_changes: the creation asks the first pollIntervalMs and each tasks/get the next, in a cycle", async () => {
+  const { clock, created, get } = await lifecycleTask({ variant: "interval_changes", intervals: [500, 2000, 250], seconds: 10 });
+  const asked = [created.pollIntervalMs];
+  for (let i = 0; i < 4; i++) {
+    clock.now += 100;
+    asked.push((await get()).pollIntervalMs);
+  }
+  assert.deepEqual(asked, [500, 2000, 250, 500, 2000]);
+});
+
+test("tasks.lifecycle overdue: the task is still working after its ttlMs, not expired", async () => {
+  const { clock, created, get } = await lifecycleTask({ variant: "overdue", ttlMs: 1000 });
+  assert.equal(created.ttlMs, 1000);
+  clock.now = 5000;
+  const task = await get();
+  assert.equal(task.status, "working");
+});
+
+test("tasks.lifecycle failed and cancelled end at their deadline: failed with a JSON-RPC error, cancelled by the server", async () => {
+  const failed = await lifecycleTask({ variant: "failed", seconds: 1 });
+  failed.clock.now = 999;
+  assert.equal((await failed.get()).status, "working");
+  failed.clock.now = 1000;
+  const f = await failed.get();
+  assert.equal(f.status, "failed");
+  assert.equal((f.error as { code: number }).code, -32603);
+  const cancelled = await lifecycleTask({ variant: "cancelled", seconds: 1 });
+  cancelled.clock.now = 1000;
+  const c = await cancelled.get();
+  assert.equal(c.status, "cancelled");
+  assert.match(String(c.statusMessage), /Cancelled by the server/);
+});
+
+test("tasks.lifecycle expires: done at once but gone at its ttlMs, sooner than the pollIntervalMs it asks", async () => {
+  const { clock, created, get } = await lifecycleTask({ variant: "expires", ttlMs: 1000 });
+  assert.equal(created.pollIntervalMs, 1500);
+  clock.now = 300;
+  assert.equal((await get()).status, "completed", "fetched early, the result is there");
+  clock.now = 1500; // when a client polling as asked comes
+  await assert.rejects(get(), (e: unknown) => e instanceof RpcError && e.code === -32602 && /expired/.test(e.message));
 });

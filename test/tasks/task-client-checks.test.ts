@@ -26,6 +26,7 @@ async function scripted() {
     start: async (seconds: number): Promise<string> => (await send("tools/call", { name: "slow_compute", arguments: { seconds } })).result.taskId,
     get: async (taskId: string, headers = named(taskId)) => (await send("tasks/get", { taskId }, headers)).result as Json | undefined,
     cancel: (taskId: string) => send("tasks/cancel", { taskId }, named(taskId)),
+    greet: () => send("tools/call", { name: "greet", arguments: { name: "again" } }, { "mcp-name": "greet" }),
     checks: async (): Promise<Record<string, Check>> => {
       await journalOf(server.url, session.id, id - 1);
       const { checks } = (await (await fetch(`${server.url}/api/sessions/${session.id}/checks`)).json()) as { checks: Check[] };
@@ -90,4 +91,16 @@ test("a client that polls an unknown task id on and on fails task-polling-bounde
   const stops = await scripted();
   await stops.get("lost-task-id");
   assert.equal((await stops.checks())["task-polling-bounded"]?.status, "pass");
+});
+
+test("a client that never polls its task and goes on with other calls fails task-polled-to-terminal", async () => {
+  const client = await scripted();
+  await client.start(60);
+  await sleep(1200); // more than twice the pollIntervalMs of 500, without a tasks/get
+  await client.greet();
+  const checks = await client.checks();
+  assert.equal(checks["task-polled-to-terminal"]?.status, "fail", checks["task-polled-to-terminal"]?.message);
+  assert.match(checks["task-polled-to-terminal"]!.message, /left task .* of slow_compute \(seq 1\) while it was working \(read at seq 1\): it went on \(seq 2\) without polling it again or cancelling it/);
+  assert.equal(checks["task-poll-interval-honoured"], undefined, "no poll to time");
+  assert.equal(checks["task-mcp-name-sent"], undefined, "no tasks/* request at all");
 });

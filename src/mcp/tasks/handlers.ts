@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ErrorCode, RpcError } from "../../wire/jsonrpc.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tool.ts";
-import { advance, answer, cancel, createTaskResult, detailedTask, expired, newTask } from "./lifecycle.ts";
+import { advance, answer, cancel, createTaskResult, expired, newTask, read } from "./lifecycle.ts";
 import type { TaskRow, TaskStore } from "./store.ts";
 import { declaresTasks, isTaskTool, TASKS_EXTENSION, type TaskToolDefinition } from "./tool.ts";
 
@@ -55,7 +55,12 @@ type TaskHandler = (params: Record<string, unknown>, ctx: TaskContext) => Promis
 
 /** tasks/get, tasks/update, tasks/cancel (2026-07-28 only). tasks/result and tasks/list stay unknown: -32601. */
 export const TASK_HANDLERS: Record<string, TaskHandler> = {
-  "tasks/get": async (params, ctx) => detailedTask(current(ctx, "tasks/get", params)),
+  "tasks/get": async (params, ctx) => {
+    const row = current(ctx, "tasks/get", params);
+    const { shown, next } = read(row);
+    if (next !== row) storeOf(ctx).put(next);
+    return shown;
+  },
   "tasks/update": async (params, ctx) => {
     const row = current(ctx, "tasks/update", params, UpdateParams);
     const { inputResponses } = parse(UpdateParams, params, "tasks/update");

@@ -13,22 +13,33 @@ export function newTask(tool: string, args: Record<string, unknown>, plan: TaskP
     status: "working",
     createdAt: now,
     updatedAt: now,
-    ttlMs: DEFAULT_TTL_MS,
-    pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+    ttlMs: plan.ttlMs ?? DEFAULT_TTL_MS,
+    pollIntervalMs: plan.intervals?.[0] ?? plan.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     dueAt: now + plan.workMs,
     asks: plan.asks ?? {},
     answers: {},
     ...(plan.carried === undefined ? {} : { carried: plan.carried }),
+    ...(plan.rounds === undefined ? {} : { rounds: plan.rounds, roundMs: plan.roundMs ?? 0 }),
+    ...(plan.staleReads ? { staleReads: plan.staleReads } : {}),
+    ...(plan.intervals && plan.intervals.length > 0 ? { intervals: plan.intervals, reads: 0 } : {}),
+    ...(plan.serverCancels === undefined ? {} : { serverCancels: plan.serverCancels }),
+    ...(plan.keptPastTtl ? { keptPastTtl: true as const } : {}),
   };
 }
 
 export function expired(row: TaskRow, now: number): boolean {
-  return now >= row.createdAt + row.ttlMs;
+  return row.keptPastTtl !== true && now >= row.createdAt + row.ttlMs;
 }
 
-/** The keys still waiting for an answer. */
+/** The keys still waiting for an answer: those of the first round with one unanswered (every key without rounds). */
 export function outstanding(row: TaskRow): string[] {
-  return Object.keys(row.asks).filter((key) => !(key in row.answers));
+  const waiting = (keys: readonly string[]) => keys.filter((key) => key in row.asks && !(key in row.answers));
+  if (row.rounds === undefined) return waiting(Object.keys(row.asks));
+  for (const round of row.rounds) {
+    const open = waiting(round);
+    if (open.length > 0) return open;
+  }
+  return [];
 }
 
 /**
@@ -39,6 +50,7 @@ export function outstanding(row: TaskRow): string[] {
 export function advance(row: TaskRow, behaviour: TaskBehaviour | undefined, now: number): TaskRow {
   if (TERMINAL.has(row.status) || row.status === "input_required" || now < row.dueAt) return row;
   if (outstanding(row).length > 0) return { ...row, status: "input_required", statusMessage: "Waiting for input: see inputRequests", updatedAt: now };
+  if (row.serverCancels !== undefined) return { ...row, status: "cancelled", statusMessage: row.serverCancels, updatedAt: now };
   if (!behaviour) return { ...row, status: "failed", error: { code: -32603, message: `Internal error: tool ${row.tool} is gone` }, updatedAt: now };
   const outcome = behaviour.finish(row.args, row.answers, row.carried);
   if ("error" in outcome) return { ...row, status: "failed", statusMessage: outcome.error.message, error: outcome.error, updatedAt: now };
@@ -46,18 +58,51 @@ export function advance(row: TaskRow, behaviour: TaskBehaviour | undefined, now:
   return { ...rest, status: "completed", result: { ...outcome.result }, updatedAt: now };
 }
 
-/** tasks/update: keeps the answers to outstanding keys (others are ignored, SEP-2663), resumes once none is left. */
+/**
+ * tasks/update: keeps the answers to outstanding keys (others are ignored, SEP-2663), resumes once the round asked
+ * is answered (working `roundMs` more when another round follows). With `staleReads`, the next tasks/get still show
+ * the keys just answered.
+ */
 export function answer(row: TaskRow, responses: Record<string, unknown>, now: number): TaskRow {
   if (row.status !== "input_required") return row;
-  const waiting = new Set(outstanding(row));
+  const asked = outstanding(row);
+  const waiting = new Set(asked);
   const taken = Object.entries(responses).filter(([key]) => waiting.has(key));
   if (taken.length === 0) return row;
-  const next = { ...row, answers: { ...row.answers, ...Object.fromEntries(taken) }, updatedAt: now };
-  return outstanding(next).length === 0 ? { ...next, status: "working", statusMessage: "Input received; resuming", dueAt: now } : next;
+  const stale = row.staleReads ? { stale: { keys: [...(row.stale?.keys ?? []), ...taken.map(([key]) => key)], reads: row.staleReads } } : {};
+  const next = { ...row, answers: { ...row.answers, ...Object.fromEntries(taken) }, updatedAt: now, ...stale };
+  if (!asked.every((key) => key in next.answers)) return next;
+  const more = outstanding(next).length > 0 ? (row.roundMs ?? 0) : 0;
+  return { ...next, status: "working", statusMessage: "Input received; resuming", dueAt: now + more };
 }
 
 export function cancel(row: TaskRow, now: number): TaskRow {
-  return TERMINAL.has(row.status) ? row : { ...row, status: "cancelled", statusMessage: "Cancelled by tasks/cancel", updatedAt: now };
+  if (TERMINAL.has(row.status)) return row;
+  const { stale: _shown, ...rest } = row; // a cancelled task shows that at once
+  return { ...rest, status: "cancelled", statusMessage: "Cancelled by tasks/cancel", updatedAt: now };
+}
+
+/**
+ * tasks/get: the DetailedTask to answer, and the row to keep. While a stale read is owed, the answer is the
+ * snapshot from before the last tasks/update: input_required, its inputRequests still holding the keys just answered
+ * (the same requests under the same keys, so a client that tracks its keys answers none twice).
+ */
+export function read(row: TaskRow): { shown: Record<string, unknown>; next: TaskRow } {
+  // Each answer asks the next pollIntervalMs of the cycle (TaskPlan.intervals), so every tasks/get changes the row.
+  return readOnce(row.intervals === undefined ? row : nextInterval(row, row.intervals));
+}
+
+function nextInterval(row: TaskRow, intervals: readonly number[]): TaskRow {
+  const reads = (row.reads ?? 0) + 1;
+  return { ...row, reads, pollIntervalMs: intervals[reads % intervals.length]! };
+}
+
+function readOnce(row: TaskRow): { shown: Record<string, unknown>; next: TaskRow } {
+  if (row.stale === undefined || row.status === "cancelled") return { shown: detailedTask(row), next: row };
+  const keys = [...row.stale.keys, ...(row.status === "input_required" ? outstanding(row) : [])];
+  const shown = { ...taskFields(row), status: "input_required", statusMessage: "Waiting for input: see inputRequests", inputRequests: Object.fromEntries(keys.map((key) => [key, row.asks[key]])) };
+  const { stale, ...rest } = row;
+  return { shown, next: stale.reads > 1 ? { ...rest, stale: { ...stale, reads: stale.reads - 1 } } : rest };
 }
 
 /** The Task fields every shape carries (SEP-2663 `Task`). */

@@ -23,6 +23,20 @@ export const TaskRowSchema = z.object({
   asks: z.record(z.string(), InputRequestSchema),
   /** The answers delivered by tasks/update, by key. */
   answers: z.record(z.string(), z.unknown()),
+  /** The keys of `asks` by round, asked one round after another (TaskPlan.rounds); one round of all keys without it. */
+  rounds: z.array(z.array(z.string())).optional(),
+  roundMs: z.number().int().nonnegative().optional(),
+  /** tasks/get after each tasks/update that still show the answered keys (TaskPlan.staleReads). */
+  staleReads: z.number().int().nonnegative().optional(),
+  /** The keys answered by the last tasks/update that the next `reads` tasks/get still show (an ack not yet reflected). */
+  stale: z.object({ keys: z.array(z.string()), reads: z.number().int().positive() }).optional(),
+  /** pollIntervalMs by answer, in a cycle (TaskPlan.intervals), and how many tasks/get have been answered. */
+  intervals: z.array(z.number().int().positive()).min(1).optional(),
+  reads: z.number().int().nonnegative().optional(),
+  /** The server cancels the task at dueAt, with this statusMessage (TaskPlan.serverCancels). */
+  serverCancels: z.string().optional(),
+  /** Still served after createdAt + ttlMs (TaskPlan.keptPastTtl). */
+  keptPastTtl: z.literal(true).optional(),
   /** What the MRTR phase before the task gathered (SEP-2663: resolved synchronously before CreateTaskResult). */
   carried: z.unknown().optional(),
   result: z.record(z.string(), z.unknown()).optional(),

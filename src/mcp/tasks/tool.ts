@@ -10,6 +10,26 @@ export interface TaskPlan {
   workMs: number;
   asks?: Record<string, InputRequest>;
   carried?: unknown;
+  /**
+   * The keys of `asks` in rounds, asked one round after another (all at once without it); between rounds the task
+   * works `roundMs` more. Keys stay unique over the task's life (SEP-2663).
+   */
+  rounds?: string[][];
+  roundMs?: number;
+  /**
+   * How many tasks/get after each tasks/update still show the answered keys (SEP-2663: the ack is eventually
+   * consistent, the status may not reflect the responses yet); 0 without it.
+   */
+  staleReads?: number;
+  /** The task's ttlMs and pollIntervalMs, when not the defaults (DEFAULT_TTL_MS, DEFAULT_POLL_INTERVAL_MS). */
+  ttlMs?: number;
+  pollIntervalMs?: number;
+  /** pollIntervalMs changing from one answer to the next: the creation asks the first, each tasks/get the next, in a cycle. */
+  intervals?: number[];
+  /** The server cancels the task itself at the end of its work, with this statusMessage (SEP-2663 status `cancelled`). */
+  serverCancels?: string;
+  /** The server keeps answering the task past its ttlMs instead of expiring it (a task that outlives its deadline). */
+  keptPastTtl?: boolean;
 }
 
 /** How a task ends: the tool's result (isError included), or a JSON-RPC error (status failed). */
