@@ -15,22 +15,27 @@ export interface Column {
   options: string;
   /** The adapter and its arguments, relative to scorecard/clients/. */
   adapter: string[];
+  /** Whether the client does OAuth itself under the auth scenarios, or the library leaves it to the application. */
+  oauth: string;
 }
 
+const OWN = "its own, through the stand-in browser (a redirect-following fetch as $BROWSER)";
+const APP_OAUTH = "none: the library takes an OAuth provider from the application, and the adapter gives none";
+
 export const COLUMNS: readonly Column[] = [
-  { id: "sdk-v1", library: "@modelcontextprotocol/sdk", drives: "Client + StreamableHTTPClientTransport", era: "legacy", options: "defaults", adapter: ["sdk-v1.mjs"] },
-  { id: "sdk-v2-legacy", library: "@modelcontextprotocol/client", drives: "Client + StreamableHTTPClientTransport", era: "legacy", options: "defaults (versionNegotiation legacy)", adapter: ["sdk-v2.mjs", "--era", "legacy"] },
-  { id: "sdk-v2-modern", library: "@modelcontextprotocol/client", drives: "Client + StreamableHTTPClientTransport", era: "modern", options: "versionNegotiation: { mode: \"auto\" }", adapter: ["sdk-v2.mjs", "--era", "modern"] },
-  { id: "ai-sdk-modern", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "modern", options: "defaults (maxRetries 0)", adapter: ["ai-sdk.mjs", "--era", "modern"] },
-  { id: "ai-sdk-modern-retries", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "modern", options: "maxRetries: 2", adapter: ["ai-sdk.mjs", "--era", "modern", "--max-retries", "2"] },
-  { id: "ai-sdk-legacy", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "legacy", options: "protocolVersionDiscovery: false", adapter: ["ai-sdk.mjs", "--era", "legacy"] },
-  { id: "ai-sdk-legacy-retries", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "legacy", options: "protocolVersionDiscovery: false, maxRetries: 2", adapter: ["ai-sdk.mjs", "--era", "legacy", "--max-retries", "2"] },
-  { id: "langchain", library: "@langchain/mcp-adapters", drives: "MultiServerMCPClient (http), getTools().invoke", era: "legacy", options: "defaults", adapter: ["langchain.mjs"] },
-  { id: "mastra-modern", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "modern", options: "defaults (probes for 2026-07-28)", adapter: ["mastra.mjs", "--era", "modern"] },
-  { id: "mastra-legacy", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "legacy", options: "protocolVersion: \"legacy\"", adapter: ["mastra.mjs", "--era", "legacy"] },
-  { id: "mcp-remote-legacy", library: "mcp-remote", drives: "proxy.js over stdio, an SDK v1 host", era: "legacy", options: "defaults (--protocol legacy)", adapter: ["mcp-remote.mjs", "--era", "legacy"] },
-  { id: "mcp-remote-modern", library: "mcp-remote", drives: "proxy.js over stdio, an SDK v1 host", era: "modern", options: "--protocol auto", adapter: ["mcp-remote.mjs", "--era", "modern"] },
-  { id: "openai-agents", library: "@openai/agents", drives: "MCPServerStreamableHttp", era: "modern", options: "defaults", adapter: ["openai-agents.mjs"] },
+  { id: "sdk-v1", library: "@modelcontextprotocol/sdk", drives: "Client + StreamableHTTPClientTransport", era: "legacy", options: "defaults", adapter: ["sdk-v1.mjs"], oauth: APP_OAUTH },
+  { id: "sdk-v2-legacy", library: "@modelcontextprotocol/client", drives: "Client + StreamableHTTPClientTransport", era: "legacy", options: "defaults (versionNegotiation legacy)", adapter: ["sdk-v2.mjs", "--era", "legacy"], oauth: APP_OAUTH },
+  { id: "sdk-v2-modern", library: "@modelcontextprotocol/client", drives: "Client + StreamableHTTPClientTransport", era: "modern", options: "versionNegotiation: { mode: \"auto\" }", adapter: ["sdk-v2.mjs", "--era", "modern"], oauth: APP_OAUTH },
+  { id: "ai-sdk-modern", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "modern", options: "defaults (maxRetries 0)", adapter: ["ai-sdk.mjs", "--era", "modern"], oauth: APP_OAUTH },
+  { id: "ai-sdk-modern-retries", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "modern", options: "maxRetries: 2", adapter: ["ai-sdk.mjs", "--era", "modern", "--max-retries", "2"], oauth: APP_OAUTH },
+  { id: "ai-sdk-legacy", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "legacy", options: "protocolVersionDiscovery: false", adapter: ["ai-sdk.mjs", "--era", "legacy"], oauth: APP_OAUTH },
+  { id: "ai-sdk-legacy-retries", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "legacy", options: "protocolVersionDiscovery: false, maxRetries: 2", adapter: ["ai-sdk.mjs", "--era", "legacy", "--max-retries", "2"], oauth: APP_OAUTH },
+  { id: "langchain", library: "@langchain/mcp-adapters", drives: "MultiServerMCPClient (http), getTools().invoke", era: "legacy", options: "defaults", adapter: ["langchain.mjs"], oauth: APP_OAUTH },
+  { id: "mastra-modern", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "modern", options: "defaults (probes for 2026-07-28)", adapter: ["mastra.mjs", "--era", "modern"], oauth: APP_OAUTH },
+  { id: "mastra-legacy", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "legacy", options: "protocolVersion: \"legacy\"", adapter: ["mastra.mjs", "--era", "legacy"], oauth: APP_OAUTH },
+  { id: "mcp-remote-legacy", library: "mcp-remote", drives: "proxy.js over stdio, an SDK v1 host", era: "legacy", options: "defaults (--protocol legacy)", adapter: ["mcp-remote.mjs", "--era", "legacy"], oauth: OWN },
+  { id: "mcp-remote-modern", library: "mcp-remote", drives: "proxy.js over stdio, an SDK v1 host", era: "modern", options: "--protocol auto", adapter: ["mcp-remote.mjs", "--era", "modern"], oauth: OWN },
+  { id: "openai-agents", library: "@openai/agents", drives: "MCPServerStreamableHttp", era: "modern", options: "defaults", adapter: ["openai-agents.mjs"], oauth: APP_OAUTH },
 ];
 
 /**

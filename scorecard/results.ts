@@ -30,6 +30,7 @@ export const ClientSchema = z.object({
   era: z.enum(["modern", "legacy"]),
   options: z.string(),
   adapter: z.array(z.string()),
+  oauth: z.string().optional(),
   /** When this column was last run (YYYY-MM-DD) and how long its run took. */
   date: z.string(),
   durationSeconds: z.number(),

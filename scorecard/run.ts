@@ -84,7 +84,11 @@ async function main(): Promise<void> {
   const resultsFile = join(options.out ?? HERE, "results.json");
   const docs = join(ROOT, "docs", "scorecard.md");
   if (options.render) {
-    writeFileSync(docs, renderScorecard(ResultsSchema.parse(JSON.parse(readFileSync(resultsFile, "utf8")))));
+    // The columns' descriptions (what the adapter drives, its options) come from columns.ts; what was measured stays.
+    const results = ResultsSchema.parse(JSON.parse(readFileSync(resultsFile, "utf8")));
+    results.clients = results.clients.map((client) => ({ ...client, ...COLUMNS.find((column) => column.id === client.id), adapter: client.adapter }));
+    writeFileSync(resultsFile, `${JSON.stringify(ResultsSchema.parse(results), null, 2)}\n`);
+    writeFileSync(docs, renderScorecard(results));
     return;
   }
   // A partial run merges into what is there; a slice into --out starts afresh.
