@@ -6,6 +6,28 @@ type Row = RunReport["scenarios"][number];
 
 const cellText = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
+/** At most 40 lines of 300 characters of the client's output (mcp-remote logs every message it relays). */
+function clip(output: string): string[] {
+  const lines = output.replace(/\n$/, "").split("\n").map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
+  return lines.length > 40 ? [...lines.slice(0, 20), `… ${lines.length - 40} lines left out …`, ...lines.slice(-20)] : lines;
+}
+
+/** Each scenario's share of `faultline run`'s stderr: what the client printed between the header and the footer. */
+export function clientOutputs(log: string): Map<string, string> {
+  const outputs = new Map<string, string>();
+  let current: string | undefined;
+  let lines: string[] = [];
+  for (const line of log.split("\n")) {
+    const header = /^faultline: ── (\S+) \(\d+ of \d+\), session \S+: the client's output follows$/.exec(line);
+    if (header) [current, lines] = [header[1], []];
+    else if (current !== undefined && line.startsWith(`faultline: ── ${current}: the client's output ends`)) {
+      outputs.set(current, lines.join("\n"));
+      current = undefined;
+    } else if (current !== undefined) lines.push(line);
+  }
+  return outputs;
+}
+
 /** The journal entries as a table: what was asked, what came back, the fault, the retry it was and the verdict. */
 function journalTable(entries: readonly Entry[]): string[] {
   const lines = ["| seq | HTTP | method | status | fault | retry of | verdict |", "|---|---|---|---|---|---|---|"];
@@ -19,7 +41,7 @@ function journalTable(entries: readonly Entry[]): string[] {
 }
 
 /** The evidence of one cell; `journal` is the session's whole journal, of which the entries the checks or the fault name are shown. */
-export function evidenceFile(client: string, row: Row, journal: readonly Entry[], reproduce: string): string {
+export function evidenceFile(client: string, row: Row, journal: readonly Entry[], reproduce: string, output: string): string {
   const named = new Set([...row.faults.entries, ...row.checks.flatMap((check) => check.evidence)]);
   const shown = journal.filter((entry) => named.has(entry.seq));
   const lines = [
@@ -46,6 +68,12 @@ export function evidenceFile(client: string, row: Row, journal: readonly Entry[]
     "## Journal entries",
     "",
     ...(shown.length === 0 ? ["No entry is named by a check or carries the fault; the session's first entries:", "", ...journalTable(journal.slice(0, 12))] : journalTable(shown)),
+    "",
+    "## What the adapter printed",
+    "",
+    "```text",
+    ...clip(output),
+    "```",
     "",
   ];
   return lines.join("\n");

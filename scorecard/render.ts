@@ -14,6 +14,12 @@ function grouped(cells: Record<string, Cell>, key: (cell: Cell) => string[]): Ma
   return groups;
 }
 
+/** What a cell that failed by its command alone says: the client ended in an error, or was still waiting at the bound. */
+function commandFailure(status: string): string {
+  if (status.startsWith("timed out")) return `Still waiting when the run stopped it (${status}; no check failed): no bound of the client's own ended the call sooner`;
+  return `The application ended with ${status} and no check failed: the library handed the fault to the application as an error (its connect threw; the evidence shows what it said), with nothing after it for a check to judge`;
+}
+
 /** The summary of one client: counts, what it gets wrong (failed checks, failed commands, warnings), what it does well. */
 function summary(client: Client, cells: Record<string, Cell>): string[] {
   const counts = new Map<string, number>();
@@ -26,7 +32,7 @@ function summary(client: Client, cells: Record<string, Cell>): string[] {
   const passed = grouped(cells, (cell) => cell.checks.filter((c) => c.status === "pass").map((c) => c.id));
   const wrong = [
     ...[...failed].map(([id, scenarios]) => `- Fails \`${id}\` (${what(id)}) under ${list(scenarios)}.`),
-    ...[...commandOnly].map(([status, scenarios]) => `- The application itself failed (${status}, no check failed) under ${list(scenarios)}: the fault reached the application as an error.`),
+    ...[...commandOnly].map(([status, scenarios]) => `- ${commandFailure(status)} under ${list(scenarios)}.`),
     ...[...warned].map(([id, scenarios]) => `- Warned by \`${id}\` (${what(id)}) under ${list(scenarios)}.`),
   ];
   lines.push("What it gets wrong:", "", ...(wrong.length ? wrong : ["- Nothing any check failed or warned about."]), "");

@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { FaultlineApi } from "../src/cli/api.ts";
 import { type RunReport, RunReportSchema } from "../src/cli/json-report.ts";
 import { type Column, COLUMNS } from "./columns.ts";
-import { evidenceFile } from "./evidence.ts";
+import { clientOutputs, evidenceFile } from "./evidence.ts";
 import { renderScorecard } from "./render.ts";
 import { type Cell, cellOf, type Results, ResultsSchema } from "./results.ts";
 import { serve } from "./serve.ts";
@@ -38,7 +38,7 @@ function reproduce(column: Column, scenario: string, params: Record<string, unkn
 const adapterArgs = (column: Column) => [`scorecard/clients/${column.adapter[0]}`, ...column.adapter.slice(1)];
 
 /** Runs `faultline run` for one column (its output kept in the work folder, for a failure). Returns the JSON report. */
-async function runColumn(server: { url: string; token: string }, column: Column, scenarios: string[] | undefined, work: string): Promise<RunReport> {
+async function runColumn(server: { url: string; token: string }, column: Column, scenarios: string[] | undefined, work: string): Promise<{ report: RunReport; stderr: string }> {
   const json = join(work, `${column.id}.json`);
   // A slice runs each scenario with the example params --all gives it, so that its cells are the full run's.
   const examples = new Map((await new FaultlineApi(server.url, server.token).scenarios()).map((entry) => [entry.id, entry.example ?? {}]));
@@ -52,12 +52,16 @@ async function runColumn(server: { url: string; token: string }, column: Column,
   const log = join(work, `${column.id}.log`);
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, FAULTLINE_ADMIN_TOKEN: server.token }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr.on("data", (chunk: Buffer) => {
+    output += chunk;
+    stderr += chunk;
+  });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   writeFileSync(log, output);
   if (code !== 0 && code !== 1) throw new Error(`faultline run for ${column.id} exited ${code}; its output is in ${log}:\n${output.slice(-2000)}`);
-  return RunReportSchema.parse(JSON.parse(readFileSync(json, "utf8")));
+  return { report: RunReportSchema.parse(JSON.parse(readFileSync(json, "utf8"))), stderr };
 }
 
 function version(name: string): string {
@@ -101,7 +105,8 @@ async function main(): Promise<void> {
     for (const column of options.columns) {
       const started = Date.now();
       process.stdout.write(`scorecard: ${column.id} (${column.library}, ${column.era}, ${column.options})\n`);
-      const report = await runColumn(server, column, options.scenarios, work);
+      const { report, stderr } = await runColumn(server, column, options.scenarios, work);
+      const outputs = clientOutputs(stderr);
       const cells: Record<string, Cell> = {};
       const folder = join(options.out ?? HERE, "results", column.id);
       rmSync(folder, { recursive: true, force: true });
@@ -109,7 +114,7 @@ async function main(): Promise<void> {
       for (const row of report.scenarios) {
         const command = reproduce(column, row.scenario, row.params);
         const evidence = `results/${column.id}/${row.scenario}.md`;
-        writeFileSync(join(options.out ?? HERE, evidence), evidenceFile(column.id, row, await api.entries(row.sessionId), command));
+        writeFileSync(join(options.out ?? HERE, evidence), evidenceFile(column.id, row, await api.entries(row.sessionId), command, outputs.get(row.scenario) ?? ""));
         cells[row.scenario] = cellOf(row, evidence, command);
         await api.deleteSession(row.sessionId);
       }
