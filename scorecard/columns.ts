@@ -15,6 +15,8 @@ export interface Column {
   options: string;
   /** The adapter and its arguments, relative to scorecard/clients/. */
   adapter: string[];
+  /** A host the adapter needs running for the whole column: "wrangler" (scorecard/cloudflare-agents under wrangler dev). */
+  host?: "wrangler";
   /** Whether the client does OAuth itself under the auth scenarios, or the library leaves it to the application. */
   oauth: string;
 }
@@ -35,6 +37,8 @@ export const COLUMNS: readonly Column[] = [
   { id: "mastra-legacy", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "legacy", options: "protocolVersion: \"legacy\"", adapter: ["mastra.mjs", "--era", "legacy"], oauth: APP_OAUTH },
   { id: "mcp-remote-legacy", library: "mcp-remote", drives: "proxy.js over stdio, an SDK v1 host", era: "legacy", options: "defaults (--protocol legacy)", adapter: ["mcp-remote.mjs", "--era", "legacy"], oauth: OWN },
   { id: "mcp-remote-modern", library: "mcp-remote", drives: "proxy.js over stdio, an SDK v1 host", era: "modern", options: "--protocol auto", adapter: ["mcp-remote.mjs", "--era", "modern"], oauth: OWN },
+  { id: "cloudflare-agents-modern", library: "agents", drives: "MCPClientManager (addMcpServer, mcp.callTool) in an Agent, a Durable Object under wrangler dev", era: "modern", options: "defaults (versionNegotiation auto)", adapter: ["cloudflare-agents.mjs", "--era", "modern"], host: "wrangler", oauth: APP_OAUTH },
+  { id: "cloudflare-agents-legacy", library: "agents", drives: "MCPClientManager (addMcpServer, mcp.callTool) in an Agent, a Durable Object under wrangler dev", era: "legacy", options: "client: { versionNegotiation: { mode: \"legacy\" } }", adapter: ["cloudflare-agents.mjs", "--era", "legacy"], host: "wrangler", oauth: APP_OAUTH },
   { id: "openai-agents", library: "@openai/agents", drives: "MCPServerStreamableHttp", era: "modern", options: "defaults", adapter: ["openai-agents.mjs"], oauth: APP_OAUTH },
 ];
 

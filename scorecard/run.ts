@@ -20,7 +20,7 @@ import { type Column, COLUMNS } from "./columns.ts";
 import { clientOutputs, evidenceFile } from "./evidence.ts";
 import { renderScorecard } from "./render.ts";
 import { type Cell, cellOf, type Results, ResultsSchema } from "./results.ts";
-import { serve } from "./serve.ts";
+import { serve, wranglerDev } from "./serve.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const HERE = join(ROOT, "scorecard");
@@ -39,6 +39,15 @@ const adapterArgs = (column: Column) => [`scorecard/clients/${column.adapter[0]}
 
 /** Runs `faultline run` for one column (its output kept in the work folder, for a failure). Returns the JSON report. */
 async function runColumn(server: { url: string; token: string }, column: Column, scenarios: string[] | undefined, work: string): Promise<{ report: RunReport; stderr: string }> {
+  const host = column.host === "wrangler" ? await wranglerDev() : undefined;
+  try {
+    return await runFaultline(server, column, scenarios, work, host ? { SCORECARD_AGENTS_URL: host.url } : {});
+  } finally {
+    await host?.stop();
+  }
+}
+
+async function runFaultline(server: { url: string; token: string }, column: Column, scenarios: string[] | undefined, work: string, extraEnv: Record<string, string>): Promise<{ report: RunReport; stderr: string }> {
   const json = join(work, `${column.id}.json`);
   // A slice runs each scenario with the example params --all gives it, so that its cells are the full run's.
   const examples = new Map((await new FaultlineApi(server.url, server.token).scenarios()).map((entry) => [entry.id, entry.example ?? {}]));
@@ -50,7 +59,7 @@ async function runColumn(server: { url: string; token: string }, column: Column,
   const choice = scenarios ? scenarios.flatMap((id) => ["--scenario", chosen(id)]) : ["--all"];
   const args = [join(ROOT, "bin", "faultline.ts"), "run", "--server", server.url, ...choice, "--allow-unexercised", "--allow-unjudged", "--keep", "--timeout", String(TIMEOUT_SECONDS), "--json", json, "--", process.execPath, ...adapterArgs(column)];
   const log = join(work, `${column.id}.log`);
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, FAULTLINE_ADMIN_TOKEN: server.token }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...extraEnv, FAULTLINE_ADMIN_TOKEN: server.token }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk));
