@@ -2,7 +2,8 @@
 // StdioClientTransport stands in for the desktop app. Eras: legacy (the default, --protocol legacy) and modern
 // (--protocol auto). It gets a temporary HOME and MCP_REMOTE_CONFIG_DIR of its own, resolves no host but localhost,
 // and for OAuth opens a stand-in browser ($BROWSER) that follows the authorization server's redirects.
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { chmod, mkdtemp, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -33,12 +34,10 @@ const transport = new StdioClientTransport({
   stderr: "inherit",
 });
 const client = new Client({ name: "scorecard-host", version: "0.0.0" });
-try {
-  await connect("mcp-remote", () => client.connect(transport));
-  await step("mcp-remote", "tools/list", () => client.listTools());
-  await step("mcp-remote", "echo", () => client.callTool({ name: "echo", arguments: ECHO }));
-  await step("mcp-remote", "place_order", () => client.callTool({ name: "place_order", arguments: ORDER }));
-  await client.close();
-} finally {
-  await rm(dir, { recursive: true, force: true });
-}
+// The temporary folder goes whatever happens: connect() ends the process on a failure, so it is removed on exit too.
+process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+await connect("mcp-remote", () => client.connect(transport));
+await step("mcp-remote", "tools/list", () => client.listTools());
+await step("mcp-remote", "echo", () => client.callTool({ name: "echo", arguments: ECHO }));
+await step("mcp-remote", "place_order", () => client.callTool({ name: "place_order", arguments: ORDER }));
+await client.close();
