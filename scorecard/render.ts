@@ -41,6 +41,13 @@ function summary(client: Client, cells: Record<string, Cell>): string[] {
   return lines;
 }
 
+/** A cell --all left out says what it needs, from the server's reason (judging.needsOutside). */
+function notRunLabel(reason: string): string {
+  if (/browser|person|user/i.test(reason)) return "not run: needs a person at a browser";
+  if (/recording/i.test(reason)) return "not run: needs a recording first";
+  return "not run";
+}
+
 const MARK: Record<Cell["result"], string> = { pass: "pass", warning: "warning", fail: "**fail**", "not exercised": "not exercised", "not judged": "not judged", "not run": "not run" };
 
 export function renderScorecard(results: Results): string {
@@ -71,6 +78,7 @@ export function renderScorecard(results: Results): string {
     const row = clients.map((client) => {
       const cell = cells[client.id]?.[scenario.id];
       if (cell === undefined) return "—";
+      if (cell.result === "not run") return notRunLabel(cell.command);
       const text = `${MARK[cell.result]}${cell.timingSensitive ? " ⏱" : ""}`;
       return cell.evidence ? `[${text}](../scorecard/${cell.evidence})` : text;
     });

@@ -25,6 +25,12 @@ test("every committed column has a cell for every scenario of the catalogue", ()
   for (const client of results.clients) assert.ok(COLUMNS.some((column) => column.id === client.id), `${client.id} is no column of scorecard/columns.ts`);
 });
 
+test("docs/scorecard.md marks elicitation.url_mode, which asks a person to approve in a browser, as needing one in every column", () => {
+  const row = readFileSync(join(ROOT, "docs", "scorecard.md"), "utf8").split("\n").find((line) => line.startsWith("| `elicitation.url_mode` |"));
+  assert.ok(row, "no row for elicitation.url_mode");
+  assert.equal(row.split(" | ").filter((cell) => cell.includes("not run: needs a person at a browser")).length, results.clients.length, row);
+});
+
 test("every committed cell that was run links to an evidence file that names its result", () => {
   for (const [client, cells] of Object.entries(results.cells)) {
     for (const [scenario, cell] of Object.entries(cells)) {
