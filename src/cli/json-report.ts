@@ -12,6 +12,8 @@ export const ScenarioReportSchema = z.object({
   params: z.record(z.string(), z.unknown()),
   sessionId: z.string(),
   mcpUrl: z.string(),
+  /** The --each values the command was given ({} without --each). */
+  variant: z.record(z.string(), z.string()),
   /** pass, fail, not exercised or not judged: the judgement, or fail when the command itself failed. */
   result: JudgementSchema,
   /** What the checks and the journal alone say. */
@@ -79,6 +81,7 @@ function scenarioReport(result: ScenarioResult): RunReport["scenarios"][number] 
     params: run.params,
     sessionId: run.sessionId,
     mcpUrl: run.mcpUrl,
+    variant: run.variant,
     result: result.result,
     judgement: result.judgement,
     failsRun: result.failsRun,

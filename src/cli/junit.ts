@@ -1,5 +1,5 @@
 import type { Check } from "../checks/check.ts";
-import { CLIENT_RUN_ID, commandEnded, FAULT_JUDGED_ID, formatSeconds, type ScenarioResult } from "./run-result.ts";
+import { CLIENT_RUN_ID, commandEnded, FAULT_JUDGED_ID, formatSeconds, runLabel, type ScenarioResult } from "./run-result.ts";
 import { element, textElement } from "./xml.ts";
 
 /**
@@ -45,7 +45,7 @@ function suite(result: ScenarioResult): string {
     element("property", { name: "faultline.result", value: result.result }),
   ]);
   const attrs = {
-    name: run.scenario,
+    name: runLabel(run),
     tests: testsOf(result),
     failures: failuresOf(result),
     errors: 0,

@@ -1,5 +1,5 @@
 import type { Skipped } from "./all-scenarios.ts";
-import { commandEnded, commandStatus, plural, resultLabel, tally, wallTime, type ScenarioResult } from "./run-result.ts";
+import { commandEnded, commandStatus, plural, resultLabel, runLabel, tally, wallTime, type ScenarioResult } from "./run-result.ts";
 
 /**
  * The results as Markdown for a CI step summary: an overview table, then a section per scenario that says what
@@ -16,7 +16,7 @@ export function markdownReport(results: readonly ScenarioResult[], skipped: read
     ...results.map((result) => {
       const { run } = result;
       const t = tally(run);
-      return row([code(run.scenario), bold(result), commandStatus(run), run.journal.length, result.faultEntries.length, t.pass, t.fail, t.warning, t.info, wallTime(run.durationMs)]);
+      return row([code(runLabel(run)), bold(result), commandStatus(run), run.journal.length, result.faultEntries.length, t.pass, t.fail, t.warning, t.info, wallTime(run.durationMs)]);
     }),
   ];
   if (skipped.length > 0) {
@@ -24,7 +24,7 @@ export function markdownReport(results: readonly ScenarioResult[], skipped: read
   }
   for (const result of results) {
     const { run } = result;
-    out.push("", `## ${code(run.scenario)}`, "", cell(story(result)), "");
+    out.push("", `## ${code(runLabel(run))}`, "", cell(story(result)), "");
     out.push(...result.reasons.map((reason) => `- ${cell(reason)}`));
     if (run.checks.length === 0) {
       out.push("", "No check gave a result for this session.");

@@ -34,6 +34,8 @@ Options:
                               no check judged
   --restart-after-task        kill COMMAND (SIGKILL) once a call is answered with a task, and
                               run it again with FAULTLINE_RESTARTED=1: does it resume the task?
+  --each NAME=V1,V2,...       run everything once per value, with {NAME} in COMMAND's words
+                              replaced by it (repeat for every combination of several)
   --keep                      keep the sessions (to look at them in the dashboard)
   -h, --help                  print this help
 
@@ -75,7 +77,13 @@ export interface RunOptions {
   /** Kill the command once a call is answered with a task and run it again (src/cli/restart.ts). */
   restartAfterTask: boolean;
   command: string[];
+  /** One run of every scenario per variant: the values of --each to put in the command; [{}] without --each. */
+  variants: Variant[];
 }
+
+/** One combination of --each values, by name: {NAME} in the command's words becomes the value. */
+export type Variant = Record<string, string>;
+const EACH_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 const DEFAULT_TIMEOUT_S = 60;
 /** A day: a longer --timeout is a typo (milliseconds given as seconds), not a plan. */
@@ -108,6 +116,7 @@ export function parseRunArgs(argv: readonly string[], readConfig: (option: strin
         "allow-unjudged": { type: "boolean" },
         keep: { type: "boolean" },
         "restart-after-task": { type: "boolean" },
+        each: { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -146,7 +155,32 @@ export function parseRunArgs(argv: readonly string[], readConfig: (option: strin
     keep: values.keep ?? config?.keep ?? false,
     restartAfterTask: values["restart-after-task"] ?? config?.restartAfterTask ?? false,
     command: clientCommand,
+    variants: parseEach(values.each ?? [], clientCommand),
   };
+}
+
+/** --each NAME=V1,V2: every combination of the values, each name's {NAME} required somewhere in the command. */
+function parseEach(options: readonly string[], command: readonly string[]): Variant[] {
+  let variants: Variant[] = [{}];
+  const seen = new Set<string>();
+  for (const option of options) {
+    const at = option.indexOf("=");
+    const name = at === -1 ? option : option.slice(0, at);
+    const values = at === -1 ? [] : option.slice(at + 1).split(",");
+    if (!EACH_NAME.test(name)) throw new UsageError(`--each ${option}: the name must be a letter then letters, digits, _ or -, like --each era=legacy,modern`);
+    if (seen.has(name)) throw new UsageError(`--each ${name}: given twice; give its values once, comma-separated`);
+    if (values.length === 0 || values.some((value) => value === "")) throw new UsageError(`--each ${option}: give one or more non-empty values, comma-separated, like --each ${name}=a,b`);
+    if (new Set(values).size !== values.length) throw new UsageError(`--each ${option}: a value is given twice`);
+    if (!command.some((word) => word.includes(`{${name}}`))) throw new UsageError(`--each ${name}: the command has no {${name}} to put the values in, so every run would be the same`);
+    seen.add(name);
+    variants = variants.flatMap((variant) => values.map((value) => ({ ...variant, [name]: value })));
+  }
+  return variants;
+}
+
+/** The command of one variant: each {NAME} in its words replaced by the variant's value. */
+export function variantCommand(command: readonly string[], variant: Variant): string[] {
+  return command.map((word) => Object.entries(variant).reduce((text, [name, value]) => text.replaceAll(`{${name}}`, value), word));
 }
 
 function parseScenario(text: string): ScenarioChoice {

@@ -7,8 +7,8 @@ import { EXIT, systemReason, UsageError } from "./errors.ts";
 import { jsonReport } from "./json-report.ts";
 import { junitReport } from "./junit.ts";
 import { markdownReport, summaryLine } from "./markdown.ts";
-import { parseRunArgs, RUN_USAGE, type RunOptions, type ScenarioChoice } from "./run-args.ts";
-import { judge, type ScenarioResult, type ScenarioRun, wallTime } from "./run-result.ts";
+import { parseRunArgs, RUN_USAGE, type RunOptions, type ScenarioChoice, type Variant, variantCommand } from "./run-args.ts";
+import { judge, runLabel, type ScenarioResult, type ScenarioRun, wallTime } from "./run-result.ts";
 import { progressTable } from "./table.ts";
 
 /** `faultline run`: judges a client command against scenarios; exit 1 when a scenario fails the run. */
@@ -27,10 +27,12 @@ export async function runCommand(args: string[]): Promise<number> {
   if (options.all) ({ chosen: scenarios, skipped } = allScenarios(await api.scenarios()));
   for (const { scenario, reason } of skipped) process.stdout.write(`skipped ${scenario}: ${reason}\n`);
 
-  const table = progressTable(scenarios.map((s) => s.id), options.timeoutMs);
+  // Every scenario once per --each variant, the variants outermost: one client configuration after another.
+  const runs = options.variants.flatMap((variant) => scenarios.map((choice) => ({ choice, variant })));
+  const table = progressTable(runs.map(({ choice, variant }) => runLabel({ scenario: choice.id, variant })), options.timeoutMs);
   const results: ScenarioResult[] = [];
-  for (const [i, choice] of scenarios.entries()) {
-    const result = judge(await runScenario(api, choice, options, `${i + 1} of ${scenarios.length}`), options.policy);
+  for (const [i, { choice, variant }] of runs.entries()) {
+    const result = judge(await runScenario(api, choice, variant, options, `${i + 1} of ${runs.length}`), options.policy);
     // The header waits for the first row, so that an error before it is not printed under an empty table.
     if (results.length === 0) process.stdout.write(table.header());
     results.push(result);
@@ -44,23 +46,25 @@ export async function runCommand(args: string[]): Promise<number> {
   return results.some((result) => result.failsRun) ? EXIT.failed : EXIT.ok;
 }
 
-async function runScenario(api: FaultlineApi, choice: ScenarioChoice, options: RunOptions, position: string): Promise<ScenarioRun> {
+async function runScenario(api: FaultlineApi, choice: ScenarioChoice, variant: Variant, options: RunOptions, position: string): Promise<ScenarioRun> {
   const session = await api.createSession(choice.id, choice.params);
   const started = performance.now();
   try {
     // The client's output goes to stderr: a header and a footer there say which scenario it belongs to.
-    process.stderr.write(`faultline: ── ${choice.id} (${position}), session ${session.id}: the client's output follows\n`);
+    const label = runLabel({ scenario: choice.id, variant });
+    process.stderr.write(`faultline: ── ${label} (${position}), session ${session.id}: the client's output follows\n`);
     const env = { FAULTLINE_MCP_URL: session.mcpUrl, FAULTLINE_SESSION_ID: session.id };
+    const command = variantCommand(options.command, variant);
     const child = options.restartAfterTask
-      ? await runWithRestart(options.command, env, options.timeoutMs, async () => (await api.journal(session.id)).find((line) => line.verdict?.outcome === "TASK_CREATED")?.seq)
-      : await runChild(options.command, env, options.timeoutMs);
+      ? await runWithRestart(command, env, options.timeoutMs, async () => (await api.journal(session.id)).find((line) => line.verdict?.outcome === "TASK_CREATED")?.seq)
+      : await runChild(command, env, options.timeoutMs);
     const durationMs = performance.now() - started;
-    process.stderr.write(`faultline: ── ${choice.id}: the client's output ends (${wallTime(durationMs)})\n`);
+    process.stderr.write(`faultline: ── ${label}: the client's output ends (${wallTime(durationMs)})\n`);
     const [journal, checks] = await Promise.all([api.journal(session.id), api.checks(session.id)]);
     if (options.keep) process.stderr.write(`faultline: kept session ${session.id} (${choice.id}): ${session.mcpUrl}\n`);
     const exercisedBy = session.judging?.exercisedBy ?? "fault";
     const reachedBy = session.judging?.reachedBy;
-    return { scenario: choice.id, params: choice.params, sessionId: session.id, mcpUrl: session.mcpUrl, timeoutMs: options.timeoutMs, durationMs, exercisedBy, ...(reachedBy ? { reachedBy } : {}), child, journal, checks };
+    return { scenario: choice.id, params: choice.params, sessionId: session.id, mcpUrl: session.mcpUrl, timeoutMs: options.timeoutMs, durationMs, exercisedBy, ...(reachedBy ? { reachedBy } : {}), child, journal, checks, variant };
   } finally {
     if (!options.keep) await api.deleteSession(session.id);
   }

@@ -20,6 +20,14 @@ export interface ScenarioRun {
   /** The session's journal: every exchange the client had with it, with the fault the scenario chose. */
   journal: JournalLine[];
   checks: Check[];
+  /** The --each values this run's command was given; {} without --each. */
+  variant: Record<string, string>;
+}
+
+/** How a run is named in the table and the reports: the scenario, and the --each values after it. */
+export function runLabel(run: Pick<ScenarioRun, "scenario" | "variant">): string {
+  const values = Object.entries(run.variant).map(([name, value]) => `${name}=${value}`);
+  return values.length ? `${run.scenario} [${values.join(", ")}]` : run.scenario;
 }
 
 /**

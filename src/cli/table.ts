@@ -1,4 +1,4 @@
-import { commandStatus, formatSeconds, resultLabel, tally, wallTime, type ScenarioResult } from "./run-result.ts";
+import { commandStatus, formatSeconds, resultLabel, runLabel, tally, wallTime, type ScenarioResult } from "./run-result.ts";
 
 const COUNTS = ["requests", "faults", "passed", "failed", "warnings", "info"] as const;
 
@@ -17,7 +17,7 @@ export function progressTable(names: readonly string[], timeoutMs: number) {
       const { run } = result;
       const t = tally(run);
       const counts = [run.journal.length, result.faultEntries.length, t.pass, t.fail, t.warning, t.info];
-      const line = cells(run.scenario, commandStatus(run), counts, wallTime(run.durationMs), resultLabel(result));
+      const line = cells(runLabel(run), commandStatus(run), counts, wallTime(run.durationMs), resultLabel(result));
       return result.result === "pass" ? line : line + result.reasons.map((reason) => `  - ${reason}\n`).join("");
     },
   };

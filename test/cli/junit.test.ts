@@ -20,6 +20,7 @@ function runWith(checks: ScenarioRun["checks"], overrides: Partial<ScenarioRun> 
   return {
     scenario: "errors.tool_error",
     params: { text: TRICKY },
+    variant: {},
     sessionId: "abc",
     mcpUrl: "http://127.0.0.1:1/s/abc/mcp",
     timeoutMs: 60_000,

@@ -21,6 +21,7 @@ function run(overrides: Partial<ScenarioRun> = {}): ScenarioRun {
   return {
     scenario: "errors.tool_error",
     params: {},
+    variant: {},
     sessionId: "abc",
     mcpUrl: "http://127.0.0.1:1/s/abc/mcp",
     timeoutMs: 10_000,

@@ -1,0 +1,146 @@
+/**
+ * `npm run scorecard`: every client adapter (columns.ts) under `faultline run --all` against a fresh `npm run serve` on
+ * loopback, one (client, era, option) column at a time. Writes scorecard/results.json, the evidence of each cell under
+ * scorecard/results/<client>/<scenario>.md, and docs/scorecard.md (rendered from results.json).
+ *
+ *   npm run scorecard                                   every column, every scenario (tens of minutes)
+ *   npm run scorecard -- --client sdk-v1,langchain      those columns only, merged into the committed results
+ *   npm run scorecard -- --client sdk-v1 --scenario baseline,errors.tool_error --out DIR   a slice, written to DIR
+ *   npm run scorecard -- --render                       docs/scorecard.md again from results.json, running nothing
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { FaultlineApi } from "../src/cli/api.ts";
+import { type RunReport, RunReportSchema } from "../src/cli/json-report.ts";
+import { type Column, COLUMNS } from "./columns.ts";
+import { clientOutputs, evidenceFile } from "./evidence.ts";
+import { renderScorecard } from "./render.ts";
+import { type Cell, cellOf, type Results, ResultsSchema } from "./results.ts";
+import { serve, wranglerDev } from "./serve.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const HERE = join(ROOT, "scorecard");
+/** Per scenario: long enough for the timeouts' stalls, which run in real time; a client still waiting then is ended. */
+const TIMEOUT_SECONDS = 40;
+
+const shellQuote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
+
+/** The `faultline run` command of one cell, against `npm run serve` on its default port. */
+function reproduce(column: Column, scenario: string, params: Record<string, unknown>): string {
+  const choice = Object.keys(params).length ? `${scenario}=${JSON.stringify(params)}` : scenario;
+  const words = ["node", "bin/faultline.ts", "run", "--server", "http://127.0.0.1:8787", "--scenario", choice, "--timeout", String(TIMEOUT_SECONDS), "--", "node", ...adapterArgs(column)];
+  return words.map(shellQuote).join(" ");
+}
+const adapterArgs = (column: Column) => [`scorecard/clients/${column.adapter[0]}`, ...column.adapter.slice(1)];
+
+/** Runs `faultline run` for one column (its output kept in the work folder, for a failure). Returns the JSON report. */
+async function runColumn(server: { url: string; token: string }, column: Column, scenarios: string[] | undefined, work: string): Promise<{ report: RunReport; stderr: string }> {
+  const host = column.host === "wrangler" ? await wranglerDev() : undefined;
+  try {
+    return await runFaultline(server, column, scenarios, work, host ? { SCORECARD_AGENTS_URL: host.url } : {});
+  } finally {
+    await host?.stop();
+  }
+}
+
+async function runFaultline(server: { url: string; token: string }, column: Column, scenarios: string[] | undefined, work: string, extraEnv: Record<string, string>): Promise<{ report: RunReport; stderr: string }> {
+  const json = join(work, `${column.id}.json`);
+  // A slice runs each scenario with the example params --all gives it, so that its cells are the full run's.
+  const examples = new Map((await new FaultlineApi(server.url, server.token).scenarios()).map((entry) => [entry.id, entry.example ?? {}]));
+  const chosen = (id: string) => {
+    const params = examples.get(id);
+    if (params === undefined) throw new Error(`--scenario: the catalogue has no ${id}`);
+    return Object.keys(params).length ? `${id}=${JSON.stringify(params)}` : id;
+  };
+  const choice = scenarios ? scenarios.flatMap((id) => ["--scenario", chosen(id)]) : ["--all"];
+  const args = [join(ROOT, "bin", "faultline.ts"), "run", "--server", server.url, ...choice, "--allow-unexercised", "--allow-unjudged", "--keep", "--timeout", String(TIMEOUT_SECONDS), "--json", json, "--", process.execPath, ...adapterArgs(column)];
+  const log = join(work, `${column.id}.log`);
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...extraEnv, FAULTLINE_ADMIN_TOKEN: server.token }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr.on("data", (chunk: Buffer) => {
+    output += chunk;
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  writeFileSync(log, output);
+  if (code !== 0 && code !== 1) throw new Error(`faultline run for ${column.id} exited ${code}; its output is in ${log}:\n${output.slice(-2000)}`);
+  return { report: RunReportSchema.parse(JSON.parse(readFileSync(json, "utf8"))), stderr };
+}
+
+function version(name: string): string {
+  const lock = JSON.parse(readFileSync(join(HERE, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+  return lock.packages[`node_modules/${name}`]?.version ?? "unknown";
+}
+
+function parse() {
+  const { values } = parseArgs({ options: { client: { type: "string" }, scenario: { type: "string" }, out: { type: "string" }, render: { type: "boolean" } } });
+  const wanted = values.client?.split(",");
+  const unknown = wanted?.filter((id) => !COLUMNS.some((column) => column.id === id)) ?? [];
+  if (unknown.length) throw new Error(`--client: no column ${unknown.join(", ")}; the columns are ${COLUMNS.map((c) => c.id).join(", ")}`);
+  return { columns: wanted ? COLUMNS.filter((column) => wanted.includes(column.id)) : COLUMNS, scenarios: values.scenario?.split(","), out: values.out, render: values.render === true };
+}
+
+function emptyResults(): Results {
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+  const { version: faultline } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+  return { faultline: { version: faultline, commit }, node: process.version, server: "npm run serve (workerd) on 127.0.0.1, a fresh state folder and an admin token", timeoutSeconds: TIMEOUT_SECONDS, clients: [], scenarios: [], cells: {} };
+}
+
+async function main(): Promise<void> {
+  const options = parse();
+  const resultsFile = join(options.out ?? HERE, "results.json");
+  const docs = join(ROOT, "docs", "scorecard.md");
+  if (options.render) {
+    // The columns' descriptions (what the adapter drives, its options) come from columns.ts; what was measured stays.
+    const results = ResultsSchema.parse(JSON.parse(readFileSync(resultsFile, "utf8")));
+    results.clients = results.clients.map((client) => ({ ...client, ...COLUMNS.find((column) => column.id === client.id), adapter: client.adapter }));
+    writeFileSync(resultsFile, `${JSON.stringify(ResultsSchema.parse(results), null, 2)}\n`);
+    writeFileSync(docs, renderScorecard(results));
+    return;
+  }
+  // A partial run merges into what is there; a slice into --out starts afresh.
+  const results = existsSync(resultsFile) && options.out === undefined ? ResultsSchema.parse(JSON.parse(readFileSync(resultsFile, "utf8"))) : emptyResults();
+  Object.assign(results, { ...emptyResults(), clients: results.clients, scenarios: results.scenarios, cells: results.cells });
+  const work = mkdtempSync(join(tmpdir(), "scorecard-"));
+  const server = await serve();
+  try {
+    const api = new FaultlineApi(server.url, server.token);
+    for (const column of options.columns) {
+      const started = Date.now();
+      process.stdout.write(`scorecard: ${column.id} (${column.library}, ${column.era}, ${column.options})\n`);
+      const { report, stderr } = await runColumn(server, column, options.scenarios, work);
+      const outputs = clientOutputs(stderr);
+      const cells: Record<string, Cell> = {};
+      const folder = join(options.out ?? HERE, "results", column.id);
+      rmSync(folder, { recursive: true, force: true });
+      mkdirSync(folder, { recursive: true });
+      for (const row of report.scenarios) {
+        const command = reproduce(column, row.scenario, row.params);
+        const evidence = `results/${column.id}/${row.scenario}.md`;
+        writeFileSync(join(options.out ?? HERE, evidence), evidenceFile(column.id, row, await api.entries(row.sessionId), command, outputs.get(row.scenario) ?? ""));
+        cells[row.scenario] = cellOf(row, evidence, command);
+        await api.deleteSession(row.sessionId);
+      }
+      for (const { scenario, reason } of report.skipped) cells[scenario] = { result: "not run", timingSensitive: false, checks: [], command: reason, reproduce: "" };
+      results.cells[column.id] = cells;
+      const catalogue = [...report.scenarios.map((row) => ({ id: row.scenario, params: row.params })), ...report.skipped.map((s) => ({ id: s.scenario, params: {}, notRun: s.reason }))];
+      if (options.scenarios === undefined || results.scenarios.length === 0) results.scenarios = catalogue;
+      const client = { ...column, adapter: [...column.adapter], version: version(column.library), date: new Date().toISOString().slice(0, 10), durationSeconds: Math.round((Date.now() - started) / 1000) };
+      results.clients = [...results.clients.filter((c) => c.id !== column.id), client].sort((a, b) => COLUMNS.findIndex((c) => c.id === a.id) - COLUMNS.findIndex((c) => c.id === b.id));
+      writeFileSync(resultsFile, `${JSON.stringify(ResultsSchema.parse(results), null, 2)}\n`);
+      process.stdout.write(`scorecard: ${column.id} done in ${client.durationSeconds} s\n`);
+    }
+  } finally {
+    await server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+  if (options.out === undefined) writeFileSync(docs, renderScorecard(results));
+}
+
+await main();
