@@ -39,7 +39,10 @@ function dishonesty(report: RunReport): string[] {
     if (row.judgement === "fail") expect(declared("fail").length > 0, `a check the scenario does not declare failed it: ${where}`);
     if (row.judgement === "pass" && exercisedBy !== "control") expect(declared("pass").length + declared("warning").length > 0, `a pass no declared check judged: ${where}`);
     if (row.judgement === "pass" && exercisedBy === "fault") expect(row.faults.fired > 0, `a pass whose fault never fired: ${where}`);
-    if (row.judgement === "not exercised") expect(row.faults.fired === 0, `not exercised, yet the fault fired: ${where}`);
+    // A scenario whose journalled fault is only the way in (judging.reachedBy) is not exercised until one of those checks appears.
+    const unreached = (judging.reachedBy ?? []).length > 0 && !row.checks.some((c) => judging.reachedBy!.includes(c.id as never));
+    if (row.judgement === "not exercised") expect(row.faults.fired === 0 || unreached, `not exercised, yet the fault fired and nothing says its trouble was not reached: ${where}`);
+    if (row.judgement === "pass" && (judging.reachedBy ?? []).length > 0) expect(!unreached, `a pass whose trouble beyond its fault was never reached: ${where}`);
     if (row.judgement === "not judged") expect(row.checks.every((c) => c.status === "info"), `not judged, yet a check judged: ${where}`);
   }
   return problems;
