@@ -11,6 +11,7 @@ import { progressChecks } from "../../src/checks/progress.ts";
 import { reinitializeChecks } from "../../src/checks/reinitialize.ts";
 import { streamRecoveryChecks } from "../../src/checks/stream-recovery.ts";
 import { sessionIdRefusalChecks } from "../../src/checks/session-id-refusal.ts";
+import { taskChecks } from "../../src/checks/tasks.ts";
 import { timeoutChecks } from "../../src/checks/timeouts.ts";
 import { toolErrorChecks } from "../../src/checks/tool-error.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
@@ -115,6 +116,15 @@ const JOURNALS: Record<string, { family: (all: readonly Exchange[]) => Check[]; 
     family: streamRecoveryChecks,
     id: "stream-retry-honoured",
     entry: (i, n) => (i < n / 2 ? cutCall(i + 1, i * 10, "echo", `id: e-${i}\nretry: 5\ndata: \n\n`) : resumeGet(i + 1, i * 10, `e-${i - n / 2}`)),
+  },
+  // Tasks not yet polled, then notifications past the poll each owed (each task looked through every notification for a request).
+  "task-polled-to-terminal, notifications after every task": {
+    family: taskChecks,
+    id: "task-polled-to-terminal",
+    entry: (i, n) =>
+      i < n / 2
+        ? call(i + 1, i * 10, "slow_compute", {}, { result: { resultType: "task", taskId: `task-${i}`, status: "working", pollIntervalMs: 60_000, ttlMs: 600_000 } })
+        : entry({ seq: i + 1, at: 200_000 + i * 10, method: "notifications/progress", notification: true, params: { progressToken: "p", progress: i } }),
   },
   "method-not-found-not-repeated": {
     family: methodNotFoundChecks,
