@@ -40,6 +40,9 @@ test("a task client that waits the Retry-After of a refused poll passes http-ret
   assert.equal(checks["http-retry-after-honoured"]?.status, "pass", checks["http-retry-after-honoured"]?.message);
   assert.equal(checks["task-polled-to-terminal"]?.status, "pass", checks["task-polled-to-terminal"]?.message);
   assert.equal(checks["task-mcp-name-sent"]?.status, "pass");
+  // One poll at a time, before the 429 and after it: the refusal made it send no more at once.
+  assert.equal(checks["inflight-not-amplified"]?.status, "pass", checks["inflight-not-amplified"]?.message);
+  assert.match(checks["inflight-not-amplified"]!.message, /After the first 429 \(seq \d+, to tasks\/get\) the client had at most 1 request in flight at once, no more than the 1 before it/);
 });
 
 test("a task client that polls again 10 ms after a 429 fails http-retry-after-honoured", async () => {
