@@ -24,7 +24,7 @@ export default defineScenario({
     seconds: z.number().int().min(0).max(3600).default(1).describe("Retry-After, in seconds"),
     body: BodyKindSchema.default("jsonrpc"),
   }),
-  judging: { checks: ["http-retry-after-honoured", "http-retry-bounded", "task-poll-interval-honoured", "task-polled-to-terminal", "task-mcp-name-sent"] },
+  judging: { checks: ["http-retry-after-honoured", "http-retry-bounded", "inflight-not-amplified", "task-poll-interval-honoured", "task-polled-to-terminal", "task-mcp-name-sent"] },
   example: { every: 2, seconds: 1 },
   tools: () => [
     defineTaskTool({

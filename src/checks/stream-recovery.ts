@@ -1,6 +1,6 @@
 import { type Check, type Observation, observe, summarize } from "./check.ts";
 import { isRepeatable, toolAnnotations } from "./annotations.ts";
-import { type Exchange, gapMs, label, sameCall, targetOf } from "./exchange.ts";
+import { type Exchange, firstFrom, gapMs, groupBy, label, nextByKey, sameCallKey, targetOf } from "./exchange.ts";
 
 /**
  * Stream recovery, judged from the wire: what the client sent after a request's SSE stream ended without the response.
@@ -46,16 +46,56 @@ function movedOn(x: Exchange, other: Exchange): string {
 }
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** The first exchange the client started after the cut stream ended. */
-const firstAfter = (all: readonly Exchange[], cut: Cut) => all.find((y) => y !== cut.x && y.start >= cut.x.end);
+/**
+ * The lookups the judges make after a cut, each prepared once over the journal (in arrival order, as timeline() gives
+ * it) so that judging every cut costs a binary search per cut, not a walk of the journal: a client decides how many
+ * cuts its journal holds.
+ */
+interface After {
+  /** The first exchange after the cut's request (in arrival order) that resumed with one of its event ids. */
+  resume(cut: Cut): Exchange | undefined;
+  /** The first GET after the cut's request with a Last-Event-ID that no cut stream sent. */
+  wrong(cut: Cut): Exchange | undefined;
+  /** The first request after the cut's request that is the same call. */
+  resent(cut: Cut): Exchange | undefined;
+  /** The first exchange after the cut's request that started once its stream had ended. */
+  other(cut: Cut): Exchange | undefined;
+  /** The first exchange, other than the cut's request, that started once its stream had ended. */
+  next(cut: Cut): Exchange | undefined;
+}
+
+function after(all: readonly Exchange[], idsOfAllCuts: ReadonlySet<string>): After {
+  const byLastEventId = groupBy(all, lastEventIdOf);
+  const wrongIds = all.filter((y) => lastEventIdOf(y) !== undefined && !idsOfAllCuts.has(lastEventIdOf(y) as string));
+  const nextSameCall = nextByKey(all, sameCallKey);
+  const firstAfterIn = (list: readonly Exchange[] | undefined, x: Exchange) => list?.[firstFrom(list, x.index + 1)];
+  // Arrival order is ascending start, so the exchanges that started once the stream ended are a suffix of the journal.
+  const endedFrom = (x: Exchange) => firstFrom(all, x.end, "start");
+  return {
+    resume: ({ x, eventIds }) => {
+      let first: Exchange | undefined;
+      for (const id of new Set(eventIds)) {
+        const y = firstAfterIn(byLastEventId.get(id), x);
+        if (y !== undefined && (first === undefined || y.index < first.index)) first = y;
+      }
+      return first;
+    },
+    wrong: ({ x }) => firstAfterIn(wrongIds, x),
+    resent: ({ x }) => nextSameCall(x),
+    other: ({ x }) => all[Math.max(endedFrom(x), x.index + 1)],
+    next: ({ x }) => {
+      const i = endedFrom(x);
+      return all[i] === x ? all[i + 1] : all[i];
+    },
+  };
+}
 
 /** stream-resumed: after a cut with event ids, a GET with the stream's last event id. */
-function judgeResume(all: readonly Exchange[], cut: Cut, idsOfAllCuts: ReadonlySet<string>): Observation | undefined {
+function judgeResume(find: After, cut: Cut): Observation | undefined {
   const { x, eventIds } = cut;
   const lastId = eventIds.at(-1) as string;
   const what = `the stream of ${label(x)} (seq ${x.seq}) ended before the response after event id ${JSON.stringify(lastId)}`;
-  const later = all.slice(all.indexOf(x) + 1);
-  const resume = later.find((y) => eventIds.includes(lastEventIdOf(y) ?? ""));
+  const resume = find.resume(cut);
   if (resume) {
     const sent = lastEventIdOf(resume) as string;
     const delivered = resume.reply.message !== undefined ? ", and got the response" : "";
@@ -64,11 +104,11 @@ function judgeResume(all: readonly Exchange[], cut: Cut, idsOfAllCuts: ReadonlyS
     }
     return observe("pass", `After ${what}, the client resumed with GET and Last-Event-ID ${JSON.stringify(sent)} ${gapMs(x, resume)} ms later (seq ${resume.seq})${delivered}.`, x.seq, resume.seq);
   }
-  const wrong = later.find((y) => lastEventIdOf(y) !== undefined && !idsOfAllCuts.has(lastEventIdOf(y) as string));
+  const wrong = find.wrong(cut);
   if (wrong) {
     return observe("fail", `After ${what}, the client sent GET with Last-Event-ID ${JSON.stringify(lastEventIdOf(wrong))} (seq ${wrong.seq}), an id no cut stream sent.`, x.seq, wrong.seq);
   }
-  const resent = later.find((y) => y.isRequest && sameCall(x, y));
+  const resent = find.resent(cut);
   if (resent) {
     return observe(
       "warning",
@@ -77,7 +117,7 @@ function judgeResume(all: readonly Exchange[], cut: Cut, idsOfAllCuts: ReadonlyS
       resent.seq,
     );
   }
-  const other = later.find((y) => y.start >= x.end);
+  const other = find.other(cut);
   if (other) {
     return observe("fail", `After ${what}, the client ${movedOn(x, other)} without resuming the stream or re-sending the call: the journal shows the response was never fetched.`, x.seq, other.seq);
   }
@@ -85,10 +125,10 @@ function judgeResume(all: readonly Exchange[], cut: Cut, idsOfAllCuts: ReadonlyS
 }
 
 /** stream-retry-honoured: the resuming GET came no sooner than the stream's `retry:`. */
-function judgeRetry(all: readonly Exchange[], cut: Cut): Observation | undefined {
-  const { x, eventIds, retryMs } = cut;
+function judgeRetry(find: After, cut: Cut): Observation | undefined {
+  const { x, retryMs } = cut;
   if (retryMs === undefined) return undefined;
-  const resume = all.slice(all.indexOf(x) + 1).find((y) => eventIds.includes(lastEventIdOf(y) ?? ""));
+  const resume = find.resume(cut);
   if (!resume) return undefined;
   const waited = gapMs(x, resume);
   return waited + CLOCK_SLACK_MS >= retryMs
@@ -97,14 +137,13 @@ function judgeRetry(all: readonly Exchange[], cut: Cut): Observation | undefined
 }
 
 /** cut-call-resent: after a cut without event ids, a call that is safe to repeat is sent again. */
-function judgeResend(all: readonly Exchange[], cut: Cut, repeatable: (x: Exchange) => boolean): Observation | undefined {
+function judgeResend(find: After, cut: Cut, repeatable: (x: Exchange) => boolean): Observation | undefined {
   const { x } = cut;
   if (cut.eventIds.length > 0 || !repeatable(x)) return undefined;
   const what = `the stream of ${label(x)} (seq ${x.seq}) ended before the response, with no event id to resume from`;
-  const later = all.slice(all.indexOf(x) + 1);
-  const resent = later.find((y) => y.isRequest && sameCall(x, y));
+  const resent = find.resent(cut);
   if (resent) return observe("pass", `After ${what}, the client re-sent the call ${gapMs(x, resent)} ms later (seq ${resent.seq}).`, x.seq, resent.seq);
-  const other = later.find((y) => y.start >= x.end);
+  const other = find.other(cut);
   if (other) {
     return observe("warning", `After ${what}, the client ${movedOn(x, other)} without re-sending it, although the call is safe to repeat: the journal shows no answer reached it.`, x.seq, other.seq);
   }
@@ -112,9 +151,9 @@ function judgeResend(all: readonly Exchange[], cut: Cut, repeatable: (x: Exchang
 }
 
 /** request-after-cut: whether the journal shows the client sending anything soon after a cut. */
-function judgeSilence(all: readonly Exchange[], cut: Cut, now: number): Observation | undefined {
+function judgeSilence(find: After, cut: Cut, now: number): Observation | undefined {
   const { x } = cut;
-  const next = firstAfter(all, cut);
+  const next = find.next(cut);
   const what = `the stream of ${label(x)} (seq ${x.seq}) ended before the response`;
   if (!next) {
     if (now - x.end < SILENCE_MS) return undefined;
@@ -139,10 +178,11 @@ export function streamRecoveryChecks(all: readonly Exchange[], now: number = Dat
   const repeatable = (x: Exchange) => x.method !== "tools/call" || isRepeatable(annotations.get(targetOf(x) ?? ""));
   const each = (of: readonly Cut[], judge: (cut: Cut) => Observation | undefined) => of.map(judge).filter((o): o is Observation => o !== undefined);
   const resumable = cuts.filter((c) => c.eventIds.length > 0);
+  const find = after(all, ids);
   return [
-    ...summarize("stream-resumed", each(resumable, (c) => judgeResume(all, c, ids))),
-    ...summarize("stream-retry-honoured", each(resumable, (c) => judgeRetry(all, c))),
-    ...summarize("cut-call-resent", each(cuts, (c) => judgeResend(all, c, repeatable))),
-    ...summarize("request-after-cut", each(cuts, (c) => judgeSilence(all, c, now))),
+    ...summarize("stream-resumed", each(resumable, (c) => judgeResume(find, c))),
+    ...summarize("stream-retry-honoured", each(resumable, (c) => judgeRetry(find, c))),
+    ...summarize("cut-call-resent", each(cuts, (c) => judgeResend(find, c, repeatable))),
+    ...summarize("request-after-cut", each(cuts, (c) => judgeSilence(find, c, now))),
   ];
 }

@@ -1,7 +1,7 @@
 import { isRecord } from "../classify/index.ts";
 import { decodeHeaderValue } from "../mcp/modern-headers.ts";
 import { type Check, type Observation, observe, summarize } from "./check.ts";
-import { errorCode, type Exchange, resultOf } from "./exchange.ts";
+import { errorCode, type Exchange, firstFrom, resultOf } from "./exchange.ts";
 
 /**
  * The task client, judged from the wire (SEP-2663, the `io.modelcontextprotocol/tasks` extension of 2026-07-28).
@@ -109,25 +109,27 @@ function judgeInterval(t: TaskTrack): Observation | undefined {
 
 /**
  * The client went on with other requests well past the next poll it owed, without polling the task or cancelling it.
- * The exchanges are in arrival order (timeline), so the search starts at the first one late enough.
+ * `requests` are the journal's JSON-RPC requests in arrival order (timeline), so the search starts at the first one
+ * late enough and skips only the task's own requests: judging every task stays linear in the journal, however many
+ * notifications or GETs follow its last poll.
  */
-function leftAfter(all: readonly Exchange[], t: TaskTrack, last: Exchange): Exchange | undefined {
+function leftAfter(requests: readonly Exchange[], t: TaskTrack, last: Exchange): Exchange | undefined {
   const wait = 2 * (intervalOf(last) ?? DEFAULT_INTERVAL_MS);
-  let lo = last.index + 1;
-  let hi = all.length;
+  let lo = firstFrom(requests, last.index + 1);
+  let hi = requests.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (all[mid]!.start > last.end + wait) hi = mid;
+    if (requests[mid]!.start > last.end + wait) hi = mid;
     else lo = mid + 1;
   }
-  for (let i = lo; i < all.length; i++) {
-    const x = all[i]!;
-    if (x.isRequest && taskIdOf(x) !== t.taskId && x.start > last.end + wait) return x;
+  for (let i = lo; i < requests.length; i++) {
+    const x = requests[i]!;
+    if (taskIdOf(x) !== t.taskId && x.start > last.end + wait) return x;
   }
   return undefined;
 }
 
-function judgeTerminal(all: readonly Exchange[], t: TaskTrack): Observation | undefined {
+function judgeTerminal(requests: readonly Exchange[], t: TaskTrack): Observation | undefined {
   if (t.requests.some((x) => x.method === "tasks/cancel")) return undefined; // task-not-polled-after-cancel judges it
   const end = firstTerminal(t);
   if (end !== undefined) {
@@ -142,7 +144,7 @@ function judgeTerminal(all: readonly Exchange[], t: TaskTrack): Observation | un
   // The status as the client last read it: a poll refused (a 429, say) tells none.
   const read = [t.created, ...polls].filter((x) => statusOf(x) !== undefined).at(-1) ?? t.created;
   const status = `${statusOf(read) ?? "of unknown status"} (read at seq ${read.seq})`;
-  const left = leftAfter(all, t, last);
+  const left = leftAfter(requests, t, last);
   if (left) {
     return observe("fail", `The client left ${what(t)} while it was ${status}: it went on (seq ${left.seq}) without polling it again or cancelling it.`, last.seq, left.seq);
   }
@@ -347,10 +349,11 @@ export function taskChecks(all: readonly Exchange[]): Check[] {
   const byId = new Map(found.map((t) => [t.taskId, t]));
   const byTool = callsByTool(all);
   const starts = startsOf(all);
+  const requests = all.filter((x) => x.isRequest);
   const some = <T>(xs: (T | undefined)[]) => xs.filter((x): x is T => x !== undefined);
   return [
     ...summarize("task-poll-interval-honoured", some(found.map(judgeInterval))),
-    ...summarize("task-polled-to-terminal", some(found.map((t) => (lostIds.has(t.taskId) ? undefined : judgeTerminal(all, t))))),
+    ...summarize("task-polled-to-terminal", some(found.map((t) => (lostIds.has(t.taskId) ? undefined : judgeTerminal(requests, t))))),
     ...summarize("task-not-polled-after-cancel", some(found.map(judgeCancel))),
     ...summarize("task-mcp-name-sent", judgeMcpName(all)),
     ...summarize("task-polling-bounded", lost.map((l) => judgeLost(l, byId.get(l.taskId), byTool))),

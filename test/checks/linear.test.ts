@@ -9,11 +9,13 @@ import { elicitationChecks } from "../../src/checks/elicitation.ts";
 import { methodNotFoundChecks } from "../../src/checks/method-not-found.ts";
 import { progressChecks } from "../../src/checks/progress.ts";
 import { reinitializeChecks } from "../../src/checks/reinitialize.ts";
+import { streamRecoveryChecks } from "../../src/checks/stream-recovery.ts";
 import { sessionIdRefusalChecks } from "../../src/checks/session-id-refusal.ts";
+import { taskChecks } from "../../src/checks/tasks.ts";
 import { timeoutChecks } from "../../src/checks/timeouts.ts";
 import { toolErrorChecks } from "../../src/checks/tool-error.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
-import { call, entry } from "./entries.ts";
+import { call, cutCall, entry, resumeGet } from "./entries.ts";
 
 // A client controls how many triggers its journal holds (up to JOURNAL_MAX_ENTRIES), so a check that scans the
 // journal once per trigger costs its square. Each family below gets the journal that was its worst case (every
@@ -96,6 +98,33 @@ const JOURNALS: Record<string, { family: (all: readonly Exchange[]) => Check[]; 
     family: timeoutChecks,
     id: "timeout-cancelled",
     entry: (i) => call(i + 1, i * 10, "echo", { text: "hi" }, { ...legacy(0), sse: true, body: "", fault: { kind: "hang" }, clientClosedAtMs: 1_000, durationMs: 1_000 }),
+  },
+  // Every other entry a cut stream whose client never resumes it (each cut looked through the rest of the journal).
+  "stream-resumed, cuts never resumed": {
+    family: streamRecoveryChecks,
+    id: "stream-resumed",
+    entry: (i) => (i % 2 === 0 ? cutCall(i + 1, i * 10, `tool_${i}`, `id: e-${i}\nretry: 5\ndata: \n\n`) : call(i + 1, i * 10, `other_${i}`, {}, { legacy: true })),
+  },
+  // Cuts without event ids, each re-sent after all the others were cut (each cut walked to its re-send).
+  "cut-call-resent, re-sends after every cut": {
+    family: streamRecoveryChecks,
+    id: "cut-call-resent",
+    entry: (i, n) => (i < n / 2 ? cutCall(i + 1, i * 10, "echo", "", { text: `t${i}` }) : call(i + 1, i * 10, "echo", { text: `t${i - n / 2}` }, { legacy: true })),
+  },
+  // Resumable cuts, each resumed after all the others were cut (each cut walked to its resume, twice).
+  "stream-retry-honoured, resumes after every cut": {
+    family: streamRecoveryChecks,
+    id: "stream-retry-honoured",
+    entry: (i, n) => (i < n / 2 ? cutCall(i + 1, i * 10, "echo", `id: e-${i}\nretry: 5\ndata: \n\n`) : resumeGet(i + 1, i * 10, `e-${i - n / 2}`)),
+  },
+  // Tasks not yet polled, then notifications past the poll each owed (each task looked through every notification for a request).
+  "task-polled-to-terminal, notifications after every task": {
+    family: taskChecks,
+    id: "task-polled-to-terminal",
+    entry: (i, n) =>
+      i < n / 2
+        ? call(i + 1, i * 10, "slow_compute", {}, { result: { resultType: "task", taskId: `task-${i}`, status: "working", pollIntervalMs: 60_000, ttlMs: 600_000 } })
+        : entry({ seq: i + 1, at: 200_000 + i * 10, method: "notifications/progress", notification: true, params: { progressToken: "p", progress: i } }),
   },
   "method-not-found-not-repeated": {
     family: methodNotFoundChecks,

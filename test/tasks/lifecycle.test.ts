@@ -1,25 +1,17 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createTaskSessionFromClient, type RawClientDispatch, type TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
-import type { Check } from "../../src/checks/index.ts";
-import { createSession, MODERN, postModern, useServer } from "../helpers/server.ts";
-import { journalOf } from "../helpers/journal.ts";
+import { useServer } from "../helpers/server.ts";
+import { checksById, extTasksSession, scriptedSession } from "../helpers/tasks.ts";
 
 // tasks.lifecycle over loopback, one variant per test: scripted pollers that keep or break a rule, and the
 // ext-tasks client (0.2.2), with the task checks each gets.
 
 type Json = Record<string, any>;
-const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const TERMINAL = ["completed", "failed", "cancelled"];
 const server = useServer();
 
-async function checksOf(sessionId: string, entries: number): Promise<Record<string, Check>> {
-  await journalOf(server.url, sessionId, entries);
-  const { checks } = (await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] };
-  return Object.fromEntries(checks.filter((c) => c.id.startsWith("task-")).map((c) => [c.id, c]));
-}
+const checksOf = (sessionId: string, entries: number) => checksById(server, sessionId, entries, "task-");
 
 interface Poller {
   /** The wait before the next poll, from the pollIntervalMs the last answer asked. */
@@ -31,9 +23,8 @@ interface Poller {
 
 /** A scripted client of `job` on a tasks.lifecycle session of `params`; returns what it read and the checks. */
 async function scripted(params: Json, poller: Poller) {
-  const session = await createSession(server, "tasks.lifecycle", params);
-  let id = 1;
-  const post = async (method: string, body: Json, name: string) => (await (await postModern(session.mcpUrl, id++, method, body, { capabilities: EXT, headers: { "mcp-name": name } })).json()) as Json;
+  const session = await scriptedSession(server, "tasks.lifecycle", params);
+  const post = session.postJson;
   const created = (await post("tools/call", { name: "job", arguments: {} }, "job")).result as Json;
   assert.equal(created.resultType, "task");
   const seen: Json[] = [];
@@ -47,36 +38,11 @@ async function scripted(params: Json, poller: Poller) {
     if (body.result) asked = body.result.pollIntervalMs;
     if (ended && left-- <= 0) break;
   }
-  return { seen, checks: await checksOf(session.id, id - 1) };
+  return { seen, checks: await checksOf(session.sessionId, session.sent()) };
 }
 
 /** The ext-tasks client on a tasks.lifecycle session of `params`, with the number of POSTs it made so far. */
-async function extTasks(t: TestContext, params: Json): Promise<{ tasks: TaskEnabledSession; sessionId: string; posts: () => number }> {
-  const session = await createSession(server, "tasks.lifecycle", params);
-  let id = 1000;
-  let posts = 1; // the SDK client's server/discover
-  const dispatch: RawClientDispatch = async (request, options) => {
-    const message = request as Json;
-    const name: Record<string, string> = message.method === "tools/call" ? { "mcp-name": String(message.params?.name) } : {};
-    posts++;
-    const res = await fetch(session.mcpUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": String(message.method), ...name, ...options?.context?.headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: id++, ...message }),
-    });
-    const body = (await res.json()) as Json;
-    return body.error ? { kind: "error", error: body.error } : { kind: "result", result: body.result };
-  };
-  const info = { name: "ext-tasks-test", version: "0.0.0" };
-  const client = new Client(info, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(session.mcpUrl)));
-  const tasks = createTaskSessionFromClient(client, { endpointId: session.id, rawDispatch: dispatch, v2RequestFraming: { protocolVersion: MODERN, clientInfo: info, clientCapabilities: {} } });
-  t.after(async () => {
-    await tasks.close();
-    await client.close();
-  });
-  return { tasks, sessionId: session.id, posts: () => posts };
-}
+const extTasks = (t: TestContext, params: Json) => extTasksSession(t, server, "tasks.lifecycle", { params });
 
 const CHANGES = { variant: "interval_changes", intervals: [500, 2000, 250], seconds: 3 };
 

@@ -1,31 +1,23 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createTaskSessionFromClient, type RawClientDispatch } from "@modelcontextprotocol/ext-tasks/client";
-import type { Check } from "../../src/checks/index.ts";
-import { createSession, MODERN, postModern, useServer } from "../helpers/server.ts";
+import { useServer } from "../helpers/server.ts";
 import { journalOf } from "../helpers/journal.ts";
+import { checksById, extTasksSession, scriptedSession } from "../helpers/tasks.ts";
 
 // tasks.lost over loopback (after 2, tasks 1): the first task polled is answered -32602 "Task not found" from its
 // third tasks/* request on, as a server that lost it in a restart; a task created after that lives on. A scripted
 // client that polls the lost id on and on, one that creates the task again, and the ext-tasks client (0.2.2).
 
 type Json = Record<string, any>;
-const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const server = useServer();
 
-async function checksOf(sessionId: string, entries: number): Promise<Record<string, Check>> {
-  await journalOf(server.url, sessionId, entries);
-  const { checks } = (await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] };
-  return Object.fromEntries(checks.filter((c) => c.id.startsWith("task-")).map((c) => [c.id, c]));
-}
+const checksOf = (sessionId: string, entries: number) => checksById(server, sessionId, entries, "task-");
 
 /** A scripted client of long_job; when a poll gets -32602 it either polls on (`recreate` false) or calls long_job again. */
 async function scripted(recreate: boolean) {
-  const session = await createSession(server, "tasks.lost");
-  let id = 1;
-  const post = async (method: string, params: Json, name: string) => (await (await postModern(session.mcpUrl, id++, method, params, { capabilities: EXT, headers: { "mcp-name": name } })).json()) as Json;
+  const session = await scriptedSession(server, "tasks.lost");
+  const post = session.postJson;
   const start = async (seconds: number) => (await post("tools/call", { name: "long_job", arguments: { seconds } }, "long_job")).result as Json;
   let task = await start(3); // still working when it is lost, at its third poll
 
@@ -44,8 +36,8 @@ async function scripted(recreate: boolean) {
     task = await start(3); // the same call again
     taskIds.push(task.taskId);
   }
-  const calls = (await journalOf(server.url, session.id, id - 1)).filter((e) => e.rpc.method === "tools/call");
-  return { task, taskIds, refusals, calls, checks: await checksOf(session.id, id - 1) };
+  const calls = (await journalOf(server.url, session.sessionId, session.sent())).filter((e) => e.rpc.method === "tools/call");
+  return { task, taskIds, refusals, calls, checks: await checksOf(session.sessionId, session.sent()) };
 }
 
 test("a client that polls a lost task on and on fails task-polling-bounded", async () => {
@@ -72,35 +64,13 @@ test("a client that creates a lost task again passes task-polling-bounded, named
 });
 
 test("the ext-tasks client (0.2.2) ends the execution at the first -32602 and polls no more: task-polling-bounded passes", async (t: TestContext) => {
-  const session = await createSession(server, "tasks.lost");
-  let id = 1000;
-  let posts = 1; // the SDK client's server/discover
-  const dispatch: RawClientDispatch = async (request, options) => {
-    const message = request as Json;
-    const name: Record<string, string> = message.method === "tools/call" ? { "mcp-name": String(message.params?.name) } : {};
-    posts++;
-    const res = await fetch(session.mcpUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": String(message.method), ...name, ...options?.context?.headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: id++, ...message }),
-    });
-    const body = (await res.json()) as Json;
-    return body.error ? { kind: "error", error: body.error } : { kind: "result", result: body.result };
-  };
-  const info = { name: "ext-tasks-test", version: "0.0.0" };
-  const client = new Client(info, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(session.mcpUrl)));
-  const tasks = createTaskSessionFromClient(client, { endpointId: session.id, rawDispatch: dispatch, v2RequestFraming: { protocolVersion: MODERN, clientInfo: info, clientCapabilities: {} } });
-  t.after(async () => {
-    await tasks.close();
-    await client.close();
-  });
+  const { tasks, sessionId, posts } = await extTasksSession(t, server, "tasks.lost");
   const execution = await tasks.callTool("long_job", { seconds: 5 });
   const { outcome } = await execution.settle();
   assert.equal(outcome.status, "failed", JSON.stringify(outcome));
   assert.match(outcome.status === "failed" ? outcome.error.message : "", /Task not found/);
   await sleep(1200); // time for a poll it might still send
-  const checks = await checksOf(session.id, posts);
+  const checks = await checksOf(sessionId, posts());
   const c = checks["task-polling-bounded"];
   assert.equal(c?.status, "pass", c?.message);
   assert.match(c!.message, /the client stopped polling it; it did not call long_job again \(the journal cannot tell whether it reported the loss\)/);

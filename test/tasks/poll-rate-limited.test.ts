@@ -1,31 +1,23 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createTaskSessionFromClient, DispatchError, type RawClientDispatch } from "@modelcontextprotocol/ext-tasks/client";
-import type { Check } from "../../src/checks/index.ts";
-import { createSession, MODERN, postModern, useServer } from "../helpers/server.ts";
-import { journalOf } from "../helpers/journal.ts";
+import { DispatchError } from "@modelcontextprotocol/ext-tasks/client";
+import { useServer } from "../helpers/server.ts";
+import { checksById, extTasksSession, scriptedSession } from "../helpers/tasks.ts";
 
 // tasks.poll_rate_limited over loopback: every second tasks/get of each task is answered 429 with Retry-After: 1.
 // A scripted client that waits as asked and one that does not, then the ext-tasks client (0.2.2) with the two ways
 // a host can hand it the 429, and the checks each gets.
 
 type Json = Record<string, any>;
-const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const server = useServer();
 
-async function checksOf(sessionId: string, entries: number): Promise<Record<string, Check>> {
-  await journalOf(server.url, sessionId, entries);
-  const { checks } = (await (await fetch(`${server.url}/api/sessions/${sessionId}/checks`)).json()) as { checks: Check[] };
-  return Object.fromEntries(checks.map((c) => [c.id, c]));
-}
+const checksOf = (sessionId: string, entries: number) => checksById(server, sessionId, entries);
 
 /** A scripted poller of long_job: after a 429 it waits `afterRefusalMs(retryAfterMs)`, else the pollIntervalMs asked. */
 async function poller(afterRefusalMs: (retryAfterMs: number) => number) {
-  const session = await createSession(server, "tasks.poll_rate_limited");
-  let id = 1;
-  const post = (method: string, params: Json, name: string) => postModern(session.mcpUrl, id++, method, params, { capabilities: EXT, headers: { "mcp-name": name } });
+  const session = await scriptedSession(server, "tasks.poll_rate_limited");
+  const post = session.post;
   const created = ((await (await post("tools/call", { name: "long_job", arguments: { seconds: 1 } }, "long_job")).json()) as Json).result;
   assert.equal(created.resultType, "task");
   let wait = created.pollIntervalMs as number;
@@ -40,7 +32,7 @@ async function poller(afterRefusalMs: (retryAfterMs: number) => number) {
     if (body.result.status === "completed") break;
     wait = body.result.pollIntervalMs;
   }
-  return checksOf(session.id, id - 1);
+  return checksOf(session.sessionId, session.sent());
 }
 
 test("a task client that waits the Retry-After of a refused poll passes http-retry-after-honoured and polls the task to completion", async () => {
@@ -48,6 +40,9 @@ test("a task client that waits the Retry-After of a refused poll passes http-ret
   assert.equal(checks["http-retry-after-honoured"]?.status, "pass", checks["http-retry-after-honoured"]?.message);
   assert.equal(checks["task-polled-to-terminal"]?.status, "pass", checks["task-polled-to-terminal"]?.message);
   assert.equal(checks["task-mcp-name-sent"]?.status, "pass");
+  // One poll at a time, before the 429 and after it: the refusal made it send no more at once.
+  assert.equal(checks["inflight-not-amplified"]?.status, "pass", checks["inflight-not-amplified"]?.message);
+  assert.match(checks["inflight-not-amplified"]!.message, /After the first 429 \(seq \d+, to tasks\/get\) the client had at most 1 request in flight at once, no more than the 1 before it/);
 });
 
 test("a task client that polls again 10 ms after a 429 fails http-retry-after-honoured", async () => {
@@ -58,33 +53,14 @@ test("a task client that polls again 10 ms after a 429 fails http-retry-after-ho
 
 /** The ext-tasks client on a tasks.poll_rate_limited session; its host either hands the 429's JSON-RPC error on or throws a retryable DispatchError. */
 async function extTasks(t: TestContext, on429: "error" | "retryable") {
-  const session = await createSession(server, "tasks.poll_rate_limited");
-  let id = 1000;
-  let posts = 1; // the SDK client's server/discover
-  const dispatch: RawClientDispatch = async (request, options) => {
-    const message = request as Json;
-    const name: Record<string, string> = message.method === "tools/call" ? { "mcp-name": String(message.params?.name) } : {};
-    posts++;
-    const res = await fetch(session.mcpUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": String(message.method), ...name, ...options?.context?.headers },
-      body: JSON.stringify({ jsonrpc: "2.0", id: id++, ...message }),
-    });
-    const body = (await res.json()) as Json;
-    if (res.status === 429 && on429 === "retryable") throw new DispatchError(`HTTP 429, Retry-After ${res.headers.get("retry-after")}`, true);
-    return body.error ? { kind: "error", error: body.error } : { kind: "result", result: body.result };
-  };
-  const info = { name: "ext-tasks-test", version: "0.0.0" };
-  const client = new Client(info, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(session.mcpUrl)));
-  const tasks = createTaskSessionFromClient(client, { endpointId: session.id, rawDispatch: dispatch, v2RequestFraming: { protocolVersion: MODERN, clientInfo: info, clientCapabilities: {} } });
-  t.after(async () => {
-    await tasks.close();
-    await client.close();
+  const { tasks, sessionId, posts } = await extTasksSession(t, server, "tasks.poll_rate_limited", {
+    onResponse: (res) => {
+      if (res.status === 429 && on429 === "retryable") throw new DispatchError(`HTTP 429, Retry-After ${res.headers.get("retry-after")}`, true);
+    },
   });
   const execution = await tasks.callTool("long_job", { seconds: 2 });
   const { outcome } = await execution.settle();
-  return { outcome, checks: await checksOf(session.id, posts) };
+  return { outcome, checks: await checksOf(sessionId, posts()) };
 }
 
 test("ext-tasks 0.2.2 given the 429 as a JSON-RPC error fails the task on the first refused poll, though the task still works", async (t) => {
