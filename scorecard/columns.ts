@@ -43,11 +43,14 @@ export const COLUMNS: readonly Column[] = [
 ];
 
 /**
- * Checks whose judgement rests on a measured gap (a wait, a bound in seconds): a cell one of them judged is marked
- * timing-sensitive. Each compares against the scenario's own margin (Retry-After seconds, a stall of tens of seconds),
- * far wider than the scheduling noise of a loaded machine, but the number itself changes from run to run.
+ * Checks whose judgement rests on time: a measured gap (a wait, a bound in seconds), or which requests overlapped
+ * (inflight-not-amplified: how many were in flight at once depends on when the client's own tasks ran). A cell one of
+ * them judged is marked timing-sensitive. The gaps compare against the scenario's own margin (Retry-After seconds, a
+ * stall of tens of seconds), far wider than the scheduling noise of a loaded machine, but the numbers change from
+ * run to run; what two full runs really gave differently is marked from the runs themselves (markAgainst).
  */
 export const TIMING_CHECKS: ReadonlySet<string> = new Set([
+  "inflight-not-amplified",
   "http-retry-after-honoured",
   "http-retry-backoff",
   "stream-retry-honoured",

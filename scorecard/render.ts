@@ -1,6 +1,6 @@
 /** docs/scorecard.md from scorecard/results.json: the clients, a summary per client derived from its cells, and the table. */
 import { CHECK_IDS } from "../src/mcp/check-ids.ts";
-import type { Cell, Results } from "./results.ts";
+import { type Cell, cellKey, type Results } from "./results.ts";
 
 type Client = Results["clients"][number];
 
@@ -50,6 +50,21 @@ function notRunLabel(reason: string): string {
 
 const MARK: Record<Cell["result"], string> = { pass: "pass", warning: "warning", fail: "**fail**", "not exercised": "not exercised", "not judged": "not judged", "not run": "not run" };
 
+/** The determinism section: how this run compares with a second full run, and every cell the two gave differently. */
+function secondRun(results: Results): string[] {
+  const second = results.secondRun;
+  if (!second) return ["", "## Two runs", "", "No second full run has been compared with this one (`npm run scorecard -- --against DIR`)."];
+  const differing = Object.entries(results.cells).flatMap(([client, row]) => Object.entries(row).flatMap(([scenario, cell]) => (cell.otherRun ? [`- ${client} × \`${scenario}\`: this run ${cellKey(cell)}; the other run ${cell.otherRun}.`] : [])));
+  return [
+    "",
+    "## Two runs",
+    "",
+    `This run was compared with a second full run on the same client versions (\`${second.file}\`, Faultline commit ${second.commit}): ${second.compared} cells compared (not compared: ${second.notCompared}), **${second.differing} differed**, each marked \`≠\` above and listed here with what each run gave (result, then every check's status):`,
+    "",
+    ...(differing.length ? differing : ["- None."]),
+  ];
+}
+
 export function renderScorecard(results: Results): string {
   const { clients, scenarios, cells } = results;
   const lines = [
@@ -58,7 +73,7 @@ export function renderScorecard(results: Results): string {
     "",
     `Each MCP client library below, driven headless the way an application drives it (connect, list the tools, call \`echo\` and \`place_order\`, close; its defaults or a documented retry option, and no retry of the adapter's own: scorecard/clients/), under \`faultline run --all\` against ${results.server}. Faultline ${results.faultline.version} (commit ${results.faultline.commit}), Node ${results.node}, ${results.timeoutSeconds} s per scenario.`,
     "",
-    "A cell links to its evidence: the reasons, every check's message and the journal entries they name. `⏱` marks a cell judged by a check that measures a gap (a wait, a bound in seconds): the result holds with the scenario's margins, the numbers in its evidence change from run to run. `not run`: `--all` leaves the scenario out, as its cell says (a person at a browser, a recording made first).",
+    "A cell links to its evidence: the reasons, every check's message and the journal entries they name. `⏱` marks a cell judged by a check that measures a gap (a wait, a bound in seconds): the result holds with the scenario's margins, the numbers in its evidence change from run to run. `≠` marks a cell that a second full run gave otherwise (the section Two runs, below). `not run`: `--all` leaves the scenario out, as its cell says (a person at a browser, a recording made first).",
     "",
     "## Clients",
     "",
@@ -79,11 +94,12 @@ export function renderScorecard(results: Results): string {
       const cell = cells[client.id]?.[scenario.id];
       if (cell === undefined) return "—";
       if (cell.result === "not run") return notRunLabel(cell.command);
-      const text = `${MARK[cell.result]}${cell.timingSensitive ? " ⏱" : ""}`;
+      const text = `${MARK[cell.result]}${cell.timingSensitive ? " ⏱" : ""}${cell.otherRun ? " ≠" : ""}`;
       return cell.evidence ? `[${text}](../scorecard/${cell.evidence})` : text;
     });
     lines.push(`| \`${scenario.id}\` | ${row.join(" | ")} |`);
   }
+  lines.push(...secondRun(results));
   const notRun = scenarios.filter((s) => s.notRun !== undefined);
   if (notRun.length) lines.push("", "Not run by `--all`:", "", ...notRun.map((s) => `- \`${s.id}\`: ${s.notRun}`));
   lines.push("", "Reproduce a cell: `npm run serve`, then the command in its evidence file. Reproduce a column: `npm run scorecard -- --client ID`.", "");

@@ -19,6 +19,8 @@ export const CellSchema = z.object({
   evidence: z.string().optional(),
   /** The command that reproduces the cell against `npm run serve` on the default port. */
   reproduce: z.string(),
+  /** Where a second full run (Results.secondRun) gave this cell another result or check status: what it gave (cellKey). */
+  otherRun: z.string().optional(),
 });
 export type Cell = z.infer<typeof CellSchema>;
 
@@ -46,18 +48,22 @@ export const ResultsSchema = z.object({
   scenarios: z.array(z.object({ id: z.string(), params: z.record(z.string(), z.unknown()), notRun: z.string().optional() })),
   /** cells[client][scenario]. */
   cells: z.record(z.string(), z.record(z.string(), CellSchema)),
+  /** The comparison with a second full run (`npm run scorecard -- --against DIR`): which run, how many cells were compared, how many differed. */
+  secondRun: z.object({ file: z.string(), commit: z.string(), compared: z.number(), differing: z.number(), notCompared: z.string() }).optional(),
 });
 export type Results = z.infer<typeof ResultsSchema>;
 
 type Row = RunReport["scenarios"][number];
 
+/** Whether a check that judged (not info) rests on time (TIMING_CHECKS). */
+export const timingSensitive = (checks: readonly { id: string; status: string }[]): boolean => checks.some((check) => check.status !== "info" && TIMING_CHECKS.has(check.id));
+
 /** The cell of one scenario's row. */
 export function cellOf(row: Row, evidence: string, reproduce: string): Cell {
   const result: CellResult = row.result === "pass" && row.counts.warning > 0 ? "warning" : row.result;
-  const judged = row.checks.filter((check) => check.status !== "info");
   return {
     result,
-    timingSensitive: judged.some((check) => TIMING_CHECKS.has(check.id)),
+    timingSensitive: timingSensitive(row.checks),
     checks: row.checks.map((check) => ({ id: check.id, status: check.status })),
     command: row.command.status,
     evidence,

@@ -7,6 +7,8 @@
  *   npm run scorecard -- --client sdk-v1,langchain      those columns only, merged into the committed results
  *   npm run scorecard -- --client sdk-v1 --scenario baseline,errors.tool_error --out DIR   a slice, written to DIR
  *   npm run scorecard -- --render                       docs/scorecard.md again from results.json, running nothing
+ *   npm run scorecard -- --against DIR                  compares the committed run with a second full run written to DIR
+ *                                                       (--out DIR): marks every cell the two gave otherwise, running nothing
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,9 +19,10 @@ import { fileURLToPath } from "node:url";
 import { FaultlineApi } from "../src/cli/api.ts";
 import { type RunReport, RunReportSchema } from "../src/cli/json-report.ts";
 import { type Column, COLUMNS } from "./columns.ts";
+import { markAgainst } from "./compare.ts";
 import { clientOutputs, evidenceFile } from "./evidence.ts";
 import { renderScorecard } from "./render.ts";
-import { type Cell, cellOf, type Results, ResultsSchema } from "./results.ts";
+import { type Cell, cellOf, type Results, ResultsSchema, timingSensitive } from "./results.ts";
 import { serve, wranglerDev } from "./serve.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -79,11 +82,11 @@ function version(name: string): string {
 }
 
 function parse() {
-  const { values } = parseArgs({ options: { client: { type: "string" }, scenario: { type: "string" }, out: { type: "string" }, render: { type: "boolean" } } });
+  const { values } = parseArgs({ options: { client: { type: "string" }, scenario: { type: "string" }, out: { type: "string" }, render: { type: "boolean" }, against: { type: "string" } } });
   const wanted = values.client?.split(",");
   const unknown = wanted?.filter((id) => !COLUMNS.some((column) => column.id === id)) ?? [];
   if (unknown.length) throw new Error(`--client: no column ${unknown.join(", ")}; the columns are ${COLUMNS.map((c) => c.id).join(", ")}`);
-  return { columns: wanted ? COLUMNS.filter((column) => wanted.includes(column.id)) : COLUMNS, scenarios: values.scenario?.split(","), out: values.out, render: values.render === true };
+  return { columns: wanted ? COLUMNS.filter((column) => wanted.includes(column.id)) : COLUMNS, scenarios: values.scenario?.split(","), out: values.out, render: values.render === true, against: values.against };
 }
 
 function emptyResults(): Results {
@@ -96,12 +99,24 @@ async function main(): Promise<void> {
   const options = parse();
   const resultsFile = join(options.out ?? HERE, "results.json");
   const docs = join(ROOT, "docs", "scorecard.md");
+  if (options.against !== undefined) {
+    // A second full run's cells (--out DIR wrote them) kept beside the committed ones, without its evidence.
+    const other = ResultsSchema.parse(JSON.parse(readFileSync(join(options.against, "results.json"), "utf8")));
+    const cells = Object.fromEntries(Object.entries(other.cells).map(([client, row]) => [client, Object.fromEntries(Object.entries(row).map(([scenario, { evidence: _, ...cell }]) => [scenario, cell]))]));
+    writeFileSync(SECOND_RUN, `${JSON.stringify({ ...other, cells }, null, 1)}\n`);
+    const marked = againstSecondRun(ResultsSchema.parse(JSON.parse(readFileSync(resultsFile, "utf8"))));
+    writeFileSync(resultsFile, `${JSON.stringify(ResultsSchema.parse(marked), null, 2)}\n`);
+    writeFileSync(docs, renderScorecard(marked));
+    process.stdout.write(`scorecard: ${marked.secondRun!.compared} cells compared with ${options.against}, ${marked.secondRun!.differing} differ (marked)\n`);
+    return;
+  }
   if (options.render) {
     // The columns' descriptions (what the adapter drives, its options) come from columns.ts; what was measured stays.
     const results = ResultsSchema.parse(JSON.parse(readFileSync(resultsFile, "utf8")));
     results.clients = results.clients.map((client) => ({ ...client, ...COLUMNS.find((column) => column.id === client.id), adapter: client.adapter }));
-    writeFileSync(resultsFile, `${JSON.stringify(ResultsSchema.parse(results), null, 2)}\n`);
-    writeFileSync(docs, renderScorecard(results));
+    const refreshed = options.out === undefined ? againstSecondRun(results) : results;
+    writeFileSync(resultsFile, `${JSON.stringify(ResultsSchema.parse(refreshed), null, 2)}\n`);
+    writeFileSync(docs, renderScorecard(refreshed));
     return;
   }
   // A partial run merges into what is there; a slice into --out starts afresh.
@@ -140,7 +155,23 @@ async function main(): Promise<void> {
     await server.stop();
     rmSync(work, { recursive: true, force: true });
   }
-  if (options.out === undefined) writeFileSync(docs, renderScorecard(results));
+  if (options.out === undefined) {
+    // Re-run columns are compared with the kept second run again, so no mark or count is stale.
+    const marked = againstSecondRun(results);
+    writeFileSync(resultsFile, `${JSON.stringify(ResultsSchema.parse(marked), null, 2)}\n`);
+    writeFileSync(docs, renderScorecard(marked));
+  }
+}
+
+/** Where the second full run's cells are kept (scorecard/second-run.json), for `--against` and the tests. */
+const SECOND_RUN = join(HERE, "second-run.json");
+
+/** The results with each cell's timing mark taken from its checks again, and marked against the kept second run when there is one. */
+function againstSecondRun(results: Results): Results {
+  const cells = Object.fromEntries(Object.entries(results.cells).map(([client, row]) => [client, Object.fromEntries(Object.entries(row).map(([scenario, cell]) => [scenario, { ...cell, timingSensitive: timingSensitive(cell.checks) }]))]));
+  const timed = { ...results, cells };
+  if (!existsSync(SECOND_RUN)) return timed;
+  return markAgainst(timed, ResultsSchema.parse(JSON.parse(readFileSync(SECOND_RUN, "utf8"))), "scorecard/second-run.json");
 }
 
 await main();

@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SCENARIOS } from "../../scenarios/index.ts";
 import { COLUMNS } from "../../scorecard/columns.ts";
-import { cellDifferences, journalRows, judgedEvidence } from "../../scorecard/compare.ts";
+import { cellDifferences, journalRows, judgedEvidence, markAgainst } from "../../scorecard/compare.ts";
 import { renderScorecard } from "../../scorecard/render.ts";
 import { type Results, ResultsSchema } from "../../scorecard/results.ts";
 
@@ -82,4 +82,39 @@ test("an evidence file's journal rows are read as seq, HTTP method, JSON-RPC met
 
 test("an evidence file's failed and warning checks cite the entries they name, and passing checks are left out", () => {
   assert.deepEqual(judgedEvidence(EVIDENCE.replace("(evidence: #6)", "(evidence: #6, #7)")), [6, 7]);
+});
+
+// Determinism: a second full run is kept (scorecard/second-run.json) and every cell it gave otherwise is marked.
+const SECOND = join(ROOT, "scorecard", "second-run.json");
+
+test("a second full run is kept beside the committed one, and every cell the two runs gave differently is marked ≠, and no other", () => {
+  assert.ok(existsSync(SECOND), "scorecard/second-run.json is missing: run the scorecard again into a folder (--out DIR), then npm run scorecard -- --against DIR");
+  const second: Results = ResultsSchema.parse(JSON.parse(readFileSync(SECOND, "utf8")));
+  const marked = markAgainst(results, second, "scorecard/second-run.json");
+  assert.deepEqual(results.secondRun, marked.secondRun);
+  for (const [client, row] of Object.entries(marked.cells)) {
+    for (const [scenario, c] of Object.entries(row)) assert.equal(results.cells[client]![scenario]!.otherRun, c.otherRun, `${client} × ${scenario}`);
+  }
+  const table = readFileSync(join(ROOT, "docs", "scorecard.md"), "utf8").split("\n").filter((line) => line.startsWith("| `"));
+  const shown = table.reduce((n, line) => n + line.split(" | ").filter((text) => text.includes(" ≠]")).length, 0);
+  assert.equal(shown, marked.secondRun!.differing);
+  assert.ok(marked.secondRun!.compared >= results.clients.length * 40, `only ${marked.secondRun!.compared} cells compared`);
+});
+
+const runOf = (cells: Results["cells"], oauth = "none"): Results => ({ ...results, clients: results.clients.map((c) => ({ ...c, oauth })), cells });
+
+test("two runs that differ only in one check's status of one cell: that cell is marked with the other run's statuses, its neighbour is not", () => {
+  const one = runOf({ "sdk-v1": { baseline: cell("pass", "pass"), "errors.tool_error": cell("pass", "pass") } });
+  const two = runOf({ "sdk-v1": { baseline: cell("pass", "info"), "errors.tool_error": cell("pass", "pass") } });
+  const marked = markAgainst(one, two, "second.json");
+  assert.equal(marked.cells["sdk-v1"]!.baseline!.otherRun, "pass [http-retry-bounded=info]");
+  assert.equal(marked.cells["sdk-v1"]!["errors.tool_error"]!.otherRun, undefined);
+  assert.deepEqual({ compared: marked.secondRun!.compared, differing: marked.secondRun!.differing }, { compared: 2, differing: 1 });
+});
+
+test("an auth scenario is not compared where the column's OAuth set-up changed between the runs, and is where it did not", () => {
+  const one = { "sdk-v1": { "auth.unauthorized": cell("pass", "pass") } };
+  const two = { "sdk-v1": { "auth.unauthorized": cell("fail", "fail") } };
+  assert.equal(markAgainst(runOf(one, "its own"), runOf(two, "none"), "x").secondRun!.compared, 0);
+  assert.equal(markAgainst(runOf(one, "its own"), runOf(two, "its own"), "x").cells["sdk-v1"]!["auth.unauthorized"]!.otherRun, "fail [http-retry-bounded=fail]");
 });
