@@ -217,16 +217,31 @@ function retryGaps(sorted, marks) {
 /** Whether a tick's label at `x` would touch a break's label on the same row. */
 const hitsBreak = (x, label, breaks) => breaks.some((b) => b.level === 0 && Math.abs(x - b.x) < (labelWidth(label) + labelWidth(b.label)) / 2);
 
+/** The next round step below `step` (500 → 200 → 100 → 50 ms ...). */
+function finerStep(step) {
+  const power = 10 ** Math.floor(Math.log10(step) + 1e-9);
+  const lead = Math.round(step / power);
+  return lead === 5 ? 2 * power : lead === 2 ? power : power / 2;
+}
+
 /**
  * Ticks inside each unbroken stretch, at round offsets from the first exchange, at least 60 pixels apart and clear
- * of the breaks' labels.
+ * of the breaks' labels. The step suits the whole axis's scale; when that leaves fewer than two labels (short
+ * stretches between breaks, whose round offsets fall under a break's label or outside the stretch), a finer step is
+ * tried, down to 1 ms, so that the axis always reads as a scale.
  */
-function axisTicks(sorted, { x0, plot, steps, scale, xs, xAt, breaks }) {
+function axisTicks(sorted, axis) {
+  if (axis.scale <= 0 || sorted.length === 0) return [];
+  for (let step = niceStep(1 / axis.scale); ; step = finerStep(step)) {
+    const ticks = ticksEvery(step, sorted, axis);
+    if (ticks.length >= 2 || step <= 1) return ticks;
+  }
+}
+
+function ticksEvery(step, sorted, { x0, plot, steps, scale, xs, xAt, breaks }) {
   const ticks = [];
-  if (scale <= 0 || sorted.length === 0) return ticks;
-  const step = niceStep(1 / scale);
   const t0 = startOf(sorted[0]);
-  let lastX = -Infinity;
+  let last = { x: -Infinity, label: "" };
   let segmentStart = 0;
   for (let i = 0; i <= steps.length; i++) {
     if (i < steps.length && steps[i] <= BREAK_MS) continue;
@@ -237,9 +252,10 @@ function axisTicks(sorted, { x0, plot, steps, scale, xs, xAt, breaks }) {
     for (let offset = Math.ceil(from / step) * step; offset <= to; offset += step) {
       const x = xAt(t0 + offset);
       const label = tickLabel(offset, step);
-      if (x - lastX < 60 || hitsBreak(x, label, breaks)) continue;
-      ticks.push({ x, label });
-      lastX = x;
+      // 60 px apart, and more when long labels ("255.010 s") would touch.
+      if (x - last.x < Math.max(60, (labelWidth(label) + labelWidth(last.label)) / 2) || hitsBreak(x, label, breaks)) continue;
+      last = { x, label };
+      ticks.push(last);
     }
     segmentStart = i + 1;
   }
