@@ -22,24 +22,29 @@ export interface Column {
 }
 
 const OWN = "its own, through the stand-in browser (a redirect-following fetch as $BROWSER)";
-const APP_OAUTH = "none: the library takes an OAuth provider from the application, and the adapter gives none";
+/** What the adapters that hand their library an OAuth client provider share (clients/support/oauth.mjs). */
+const GIVEN = "the library's, with the adapter's OAuth client provider (dynamic registration, PKCE, tokens in memory, a loopback redirect that the stand-in browser follows to)";
+const SDK_FINISH = `${GIVEN}; on UnauthorizedError the adapter calls transport.finishAuth with the redirect's code and connects once more with a new transport, as the SDK's OAuth example does`;
+const AI_SDK_FINISH = `${GIVEN}; its transport has no finishAuth, so on the failed connect the adapter completes with the package's exported auth() and the redirect's code, and creates a new client, as its mcp-with-auth example does`;
+const AGENTS_OAUTH = "none: the library runs an OAuth flow of its own (addMcpServer registers the client and answers an authUrl, and the Agent takes the callback), and the adapter opens no browser on that URL, so the connection stays authenticating";
+const MASTRA_FINISH = `${GIVEN}; its documented completion, authenticate(), takes only its own MCPOAuthClientProvider, which registers no client (a pre-registered client_id or an https metadata document, neither possible with a per-session loopback authorization server), so when getServerAuthState says needs-auth the adapter completes with the package's exported auth() and the redirect's code, and creates a new MCPClient`;
 
 export const COLUMNS: readonly Column[] = [
-  { id: "sdk-v1", library: "@modelcontextprotocol/sdk", drives: "Client + StreamableHTTPClientTransport", era: "legacy", options: "defaults", adapter: ["sdk-v1.mjs"], oauth: APP_OAUTH },
-  { id: "sdk-v2-legacy", library: "@modelcontextprotocol/client", drives: "Client + StreamableHTTPClientTransport", era: "legacy", options: "defaults (versionNegotiation legacy)", adapter: ["sdk-v2.mjs", "--era", "legacy"], oauth: APP_OAUTH },
-  { id: "sdk-v2-modern", library: "@modelcontextprotocol/client", drives: "Client + StreamableHTTPClientTransport", era: "modern", options: "versionNegotiation: { mode: \"auto\" }", adapter: ["sdk-v2.mjs", "--era", "modern"], oauth: APP_OAUTH },
-  { id: "ai-sdk-modern", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "modern", options: "defaults (maxRetries 0)", adapter: ["ai-sdk.mjs", "--era", "modern"], oauth: APP_OAUTH },
-  { id: "ai-sdk-modern-retries", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "modern", options: "maxRetries: 2", adapter: ["ai-sdk.mjs", "--era", "modern", "--max-retries", "2"], oauth: APP_OAUTH },
-  { id: "ai-sdk-legacy", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "legacy", options: "protocolVersionDiscovery: false", adapter: ["ai-sdk.mjs", "--era", "legacy"], oauth: APP_OAUTH },
-  { id: "ai-sdk-legacy-retries", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "legacy", options: "protocolVersionDiscovery: false, maxRetries: 2", adapter: ["ai-sdk.mjs", "--era", "legacy", "--max-retries", "2"], oauth: APP_OAUTH },
-  { id: "langchain", library: "@langchain/mcp-adapters", drives: "MultiServerMCPClient (http), getTools().invoke", era: "legacy", options: "defaults", adapter: ["langchain.mjs"], oauth: APP_OAUTH },
-  { id: "mastra-modern", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "modern", options: "defaults (probes for 2026-07-28)", adapter: ["mastra.mjs", "--era", "modern"], oauth: APP_OAUTH },
-  { id: "mastra-legacy", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "legacy", options: "protocolVersion: \"legacy\"", adapter: ["mastra.mjs", "--era", "legacy"], oauth: APP_OAUTH },
+  { id: "sdk-v1", library: "@modelcontextprotocol/sdk", drives: "Client + StreamableHTTPClientTransport", era: "legacy", options: "defaults", adapter: ["sdk-v1.mjs"], oauth: SDK_FINISH },
+  { id: "sdk-v2-legacy", library: "@modelcontextprotocol/client", drives: "Client + StreamableHTTPClientTransport", era: "legacy", options: "defaults (versionNegotiation legacy)", adapter: ["sdk-v2.mjs", "--era", "legacy"], oauth: SDK_FINISH },
+  { id: "sdk-v2-modern", library: "@modelcontextprotocol/client", drives: "Client + StreamableHTTPClientTransport", era: "modern", options: "versionNegotiation: { mode: \"auto\" }", adapter: ["sdk-v2.mjs", "--era", "modern"], oauth: SDK_FINISH },
+  { id: "ai-sdk-modern", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "modern", options: "defaults (maxRetries 0)", adapter: ["ai-sdk.mjs", "--era", "modern"], oauth: AI_SDK_FINISH },
+  { id: "ai-sdk-modern-retries", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "modern", options: "maxRetries: 2", adapter: ["ai-sdk.mjs", "--era", "modern", "--max-retries", "2"], oauth: AI_SDK_FINISH },
+  { id: "ai-sdk-legacy", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "legacy", options: "protocolVersionDiscovery: false", adapter: ["ai-sdk.mjs", "--era", "legacy"], oauth: AI_SDK_FINISH },
+  { id: "ai-sdk-legacy-retries", library: "@ai-sdk/mcp", drives: "createMCPClient (http), tools().execute", era: "legacy", options: "protocolVersionDiscovery: false, maxRetries: 2", adapter: ["ai-sdk.mjs", "--era", "legacy", "--max-retries", "2"], oauth: AI_SDK_FINISH },
+  { id: "langchain", library: "@langchain/mcp-adapters", drives: "MultiServerMCPClient (http), getTools().invoke", era: "legacy", options: "defaults", adapter: ["langchain.mjs"], oauth: `${GIVEN}; MultiServerMCPClient exposes no transport, so on the failed connect the adapter completes with the SDK v1's exported auth() (the SDK its README points to) and the redirect's code, and builds a new client` },
+  { id: "mastra-modern", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "modern", options: "defaults (probes for 2026-07-28)", adapter: ["mastra.mjs", "--era", "modern"], oauth: MASTRA_FINISH },
+  { id: "mastra-legacy", library: "@mastra/mcp", drives: "MCPClient, listTools().execute", era: "legacy", options: "protocolVersion: \"legacy\"", adapter: ["mastra.mjs", "--era", "legacy"], oauth: MASTRA_FINISH },
   { id: "mcp-remote-legacy", library: "mcp-remote", drives: "proxy.js over stdio, an SDK v1 host", era: "legacy", options: "defaults (--protocol legacy)", adapter: ["mcp-remote.mjs", "--era", "legacy"], oauth: OWN },
   { id: "mcp-remote-modern", library: "mcp-remote", drives: "proxy.js over stdio, an SDK v1 host", era: "modern", options: "--protocol auto", adapter: ["mcp-remote.mjs", "--era", "modern"], oauth: OWN },
-  { id: "cloudflare-agents-modern", library: "agents", drives: "MCPClientManager (addMcpServer, mcp.callTool) in an Agent, a Durable Object under wrangler dev", era: "modern", options: "defaults (versionNegotiation auto)", adapter: ["cloudflare-agents.mjs", "--era", "modern"], host: "wrangler", oauth: APP_OAUTH },
-  { id: "cloudflare-agents-legacy", library: "agents", drives: "MCPClientManager (addMcpServer, mcp.callTool) in an Agent, a Durable Object under wrangler dev", era: "legacy", options: "client: { versionNegotiation: { mode: \"legacy\" } }", adapter: ["cloudflare-agents.mjs", "--era", "legacy"], host: "wrangler", oauth: APP_OAUTH },
-  { id: "openai-agents", library: "@openai/agents", drives: "MCPServerStreamableHttp", era: "modern", options: "defaults", adapter: ["openai-agents.mjs"], oauth: APP_OAUTH },
+  { id: "cloudflare-agents-modern", library: "agents", drives: "MCPClientManager (addMcpServer, mcp.callTool) in an Agent, a Durable Object under wrangler dev", era: "modern", options: "defaults (versionNegotiation auto)", adapter: ["cloudflare-agents.mjs", "--era", "modern"], host: "wrangler", oauth: AGENTS_OAUTH },
+  { id: "cloudflare-agents-legacy", library: "agents", drives: "MCPClientManager (addMcpServer, mcp.callTool) in an Agent, a Durable Object under wrangler dev", era: "legacy", options: "client: { versionNegotiation: { mode: \"legacy\" } }", adapter: ["cloudflare-agents.mjs", "--era", "legacy"], host: "wrangler", oauth: AGENTS_OAUTH },
+  { id: "openai-agents", library: "@openai/agents", drives: "MCPServerStreamableHttp", era: "modern", options: "defaults", adapter: ["openai-agents.mjs"], oauth: `${GIVEN}; MCPServerStreamableHttp exposes no transport, so on the failed connect the adapter completes with @modelcontextprotocol/client's exported auth() and the redirect's code, and connects a new MCPServerStreamableHttp` },
 ];
 
 /**
