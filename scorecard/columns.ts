@@ -26,7 +26,7 @@ const OWN = "its own, through the stand-in browser (a redirect-following fetch a
 const GIVEN = "the library's, with the adapter's OAuth client provider (dynamic registration, PKCE, tokens in memory, a loopback redirect that the stand-in browser follows to)";
 const SDK_FINISH = `${GIVEN}; on UnauthorizedError the adapter calls transport.finishAuth with the redirect's code and connects once more with a new transport, as the SDK's OAuth example does`;
 const AI_SDK_FINISH = `${GIVEN}; its transport has no finishAuth, so on the failed connect the adapter completes with the package's exported auth() and the redirect's code, and creates a new client, as its mcp-with-auth example does`;
-const AGENTS_OAUTH = "none: the library runs an OAuth flow of its own (addMcpServer registers the client and answers an authUrl, and the Agent takes the callback), and the adapter opens no browser on that URL, so the connection stays authenticating";
+const AGENTS_OAUTH = "its own: addMcpServer registers the client and answers an authUrl, and the Agent takes the callback on the Worker, exchanges the code and connects; the adapter opens the stand-in browser on authUrl, then asks the Agent to go on once that connection settles (waitForConnections)";
 const MASTRA_FINISH = `${GIVEN}; its documented completion, authenticate(), takes only its own MCPOAuthClientProvider, which registers no client (a pre-registered client_id or an https metadata document, neither possible with a per-session loopback authorization server), so when getServerAuthState says needs-auth the adapter completes with the package's exported auth() and the redirect's code, and creates a new MCPClient`;
 
 export const COLUMNS: readonly Column[] = [
