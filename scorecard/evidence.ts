@@ -6,6 +6,40 @@ type Row = RunReport["scenarios"][number];
 
 const cellText = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
 
+/**
+ * Where this checkout lies on this machine: `roots`, the absolute paths that mean the repository root (the checkout,
+ * and what its folders resolve to through symlinks, each with the repository path it stands for), and `temp`, the
+ * temporary folders. Evidence files are committed, so none of it may appear there.
+ */
+export interface LocalPaths {
+  roots: readonly { absolute: string; relative: string }[];
+  temp: readonly string[];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * `text` with this machine's paths written as the repository's: `file://<root>/x` and `<root>/x` become the path
+ * relative to the repository root, and a temporary folder's paths start with `<tmp>`. Longest paths first, so that a
+ * folder inside another is matched whole; a path inside a URL or another path is not one of them.
+ */
+export function repositoryPaths(text: string, paths: LocalPaths): string {
+  const prefixes = [
+    ...paths.roots.map(({ absolute, relative }) => ({ absolute, to: relative === "" ? "" : `${relative}/` })),
+    ...paths.temp.map((absolute) => ({ absolute, to: "<tmp>/" })),
+  ]
+    .map(({ absolute, to }) => ({ absolute: absolute.replace(/\/+$/, ""), to }))
+    .filter(({ absolute }) => absolute !== "")
+    .sort((a, b) => b.absolute.length - a.absolute.length);
+  let out = text;
+  for (const { absolute, to } of prefixes) {
+    // The folder itself (no slash after it) is written as "." or the relative folder's name.
+    const pattern = new RegExp(`(?<![\\w./:-])(?:file://)?${escapeRegExp(absolute)}(?:/|(?![\\w.-]))`, "g");
+    out = out.replace(pattern, (match) => (match.endsWith("/") ? to : to.replace(/\/$/, "") || "."));
+  }
+  return out;
+}
+
 /** At most 40 lines of 300 characters of the client's output (mcp-remote logs every message it relays). */
 function clip(output: string): string[] {
   const lines = output.replace(/\n$/, "").split("\n").map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line));
@@ -41,7 +75,7 @@ function journalTable(entries: readonly Entry[]): string[] {
 }
 
 /** The evidence of one cell; `journal` is the session's whole journal, of which the entries the checks or the fault name are shown. */
-export function evidenceFile(client: string, row: Row, journal: readonly Entry[], reproduce: string, output: string): string {
+export function evidenceFile(client: string, row: Row, journal: readonly Entry[], reproduce: string, output: string, paths: LocalPaths): string {
   const named = new Set([...row.faults.entries, ...row.checks.flatMap((check) => check.evidence)]);
   const shown = journal.filter((entry) => named.has(entry.seq));
   const lines = [
@@ -72,9 +106,9 @@ export function evidenceFile(client: string, row: Row, journal: readonly Entry[]
     "## What the adapter printed",
     "",
     "```text",
-    ...clip(output),
+    ...clip(repositoryPaths(output, paths)),
     "```",
     "",
   ];
-  return lines.join("\n");
+  return repositoryPaths(lines.join("\n"), paths);
 }

@@ -11,7 +11,7 @@
  *                                                       (--out DIR): marks every cell the two gave otherwise, running nothing
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,7 +20,7 @@ import { FaultlineApi } from "../src/cli/api.ts";
 import { type RunReport, RunReportSchema } from "../src/cli/json-report.ts";
 import { type Column, COLUMNS } from "./columns.ts";
 import { markAgainst } from "./compare.ts";
-import { clientOutputs, evidenceFile } from "./evidence.ts";
+import { clientOutputs, evidenceFile, type LocalPaths } from "./evidence.ts";
 import { renderScorecard } from "./render.ts";
 import { type Cell, cellOf, type Results, ResultsSchema, timingSensitive } from "./results.ts";
 import { serve, wranglerDev } from "./serve.ts";
@@ -29,6 +29,13 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const HERE = join(ROOT, "scorecard");
 /** Per scenario: long enough for the timeouts' stalls, which run in real time; a client still waiting then is ended. */
 const TIMEOUT_SECONDS = 40;
+
+/** This checkout's paths on this machine (the folders a worktree symlinks resolve elsewhere), for evidenceFile to write as the repository's. */
+function localPaths(): LocalPaths {
+  const real = (path: string) => (existsSync(path) ? [realpathSync(path)] : []);
+  const folder = (relative: string) => [join(ROOT, relative), ...real(join(ROOT, relative))].map((absolute) => ({ absolute, relative }));
+  return { roots: [...folder(""), ...folder("node_modules"), ...folder("scorecard/node_modules")], temp: [tmpdir(), ...real(tmpdir())] };
+}
 
 const shellQuote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
 
@@ -138,7 +145,7 @@ async function main(): Promise<void> {
       for (const row of report.scenarios) {
         const command = reproduce(column, row.scenario, row.params);
         const evidence = `results/${column.id}/${row.scenario}.md`;
-        writeFileSync(join(options.out ?? HERE, evidence), evidenceFile(column.id, row, await api.entries(row.sessionId), command, outputs.get(row.scenario) ?? ""));
+        writeFileSync(join(options.out ?? HERE, evidence), evidenceFile(column.id, row, await api.entries(row.sessionId), command, outputs.get(row.scenario) ?? "", localPaths()));
         cells[row.scenario] = cellOf(row, evidence, command);
         await api.deleteSession(row.sessionId);
       }

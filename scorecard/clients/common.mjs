@@ -47,5 +47,28 @@ export async function connect(client, call) {
   }
 }
 
+/**
+ * The connect of an application that gave its library an OAuth client (support/oauth.mjs): `attempt` connects afresh
+ * (a new transport or client each time). When it fails after the library sent the user to authorize and the browser
+ * brought a redirect back, `complete(query)` is the library's documented completion (the code exchange), and `attempt`
+ * runs once more. That one authorize-then-reconnect is the application's; any other failure ends the adapter.
+ */
+export async function connectAuthorized(client, oauth, attempt, complete) {
+  return connect(client, async () => {
+    try {
+      return await attempt();
+    } catch (error) {
+      const query = oauth.takeCallback();
+      if (!query) throw error;
+      process.stderr.write(`${client}: connect failed for want of authorization (${message(error)}); completing with the redirect's code, then connecting again\n`);
+      await complete(query);
+      return await attempt();
+    }
+  });
+}
+
+/** What an adapter's OAuth client says: one line on stderr, as the adapter's steps are. */
+export const say = (line) => process.stderr.write(`${line}\n`);
+
 export const ECHO = { text: "hello" };
 export const ORDER = { item: "book", quantity: 1 };

@@ -1,24 +1,48 @@
 // agents 0.32.0: an Agent (a Durable Object) that does what an application's agent does with its MCPClientManager:
 // addMcpServer (connect and discover the tools), list the tools, call echo and place_order, removeMcpServer. The
 // library's defaults (versionNegotiation auto: modern); era legacy sets client.versionNegotiation.mode "legacy".
-// No retry of its own. POST /run?name=N with {"mcp": URL, "era": "modern" | "legacy"} answers {connected, log}.
-import { Agent, getAgentByName } from "agents";
+// No retry of its own. POST /run?name=N with {"mcp": URL, "era": "modern" | "legacy"} answers {connected, log}, or,
+// when the server asks for OAuth, {connected: false, id, authUrl, log}: the library registered its client and the
+// user is to be sent to authUrl. Its callback (on this Worker, /agents/scorecard-agent/N/callback, which addMcpServer
+// derives from the request's origin) is routed to the Agent, whose MCPClientManager exchanges the code and connects;
+// then POST /continue?name=N with {"id": ID} waits for that connection and runs the steps.
+import { Agent, getAgentByName, routeAgentRequest } from "agents";
 
 const describe = (error) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 export class ScorecardAgent extends Agent {
+  onStart() {
+    // The callback's answer to the browser, instead of a redirect to the Worker's origin (which serves no page).
+    this.mcp.configureOAuthCallback({
+      customHandler: (result) => new Response(result.authSuccess ? "Authorized; you can close this window.\n" : `Authorization failed: ${result.authError}\n`, { status: result.authSuccess ? 200 : 400 }),
+    });
+  }
+
   async onRequest(request) {
-    const { mcp, era } = await request.json();
-    const log = [];
+    return new URL(request.url).pathname === "/continue" ? this.resume(await request.json()) : this.run(await request.json());
+  }
+
+  async run({ mcp, era }) {
     const options = era === "legacy" ? { client: { versionNegotiation: { mode: "legacy" } } } : {};
-    let id;
     try {
       const added = await this.addMcpServer("faultline", mcp, options);
-      if (added.state !== "ready") throw new Error(`the connection is ${added.state}${added.authUrl ? ` (authorize at ${added.authUrl})` : ""}`);
-      id = added.id;
+      if (added.state === "authenticating" && added.authUrl) return Response.json({ connected: false, id: added.id, authUrl: added.authUrl, log: ["addMcpServer: the server asks for authorization; authUrl given"] });
+      if (added.state !== "ready") throw new Error(`the connection is ${added.state}`);
+      return this.steps(added.id, []);
     } catch (error) {
       return Response.json({ connected: false, log: [`connect failed: ${describe(error)}`] });
     }
+  }
+
+  /** After the browser brought the callback: the connection the library establishes from it, then the steps. */
+  async resume({ id }) {
+    await this.mcp.waitForConnections({ timeout: 30_000 });
+    const server = this.getMcpServers().servers[id];
+    if (server?.state !== "ready") return Response.json({ connected: false, log: [`connect failed after the callback: the connection is ${server?.state ?? "gone"}${server?.error ? `: ${server.error}` : ""}`] });
+    return this.steps(id, ["the callback completed the authorization; the connection is ready"]);
+  }
+
+  async steps(id, log) {
     const step = async (name, call) => {
       try {
         await call();
@@ -40,8 +64,11 @@ export class ScorecardAgent extends Agent {
 
 export default {
   async fetch(request, env) {
+    // The OAuth callback, /agents/scorecard-agent/N/callback, goes to the Agent named N.
+    const routed = await routeAgentRequest(request, env);
+    if (routed) return routed;
     const name = new URL(request.url).searchParams.get("name");
-    if (request.method !== "POST" || !name) return new Response("POST /run?name=N\n", { status: 400 });
+    if (request.method !== "POST" || !name) return new Response("POST /run?name=N or /continue?name=N\n", { status: 400 });
     const agent = await getAgentByName(env.SCORECARD_AGENT, name);
     return agent.fetch(request);
   },

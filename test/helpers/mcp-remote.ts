@@ -33,33 +33,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
  */
 
 export const PROXY = fileURLToPath(new URL("../../node_modules/mcp-remote/dist/proxy.js", import.meta.url));
-const MAX_HOPS = 10;
-
-/** The stand-in browser: follows redirects from argv[2] and appends "<status> <url>" per hop to argv[3]. */
-const BROWSER_SCRIPT = `
-import { appendFileSync } from "node:fs";
-let url = process.argv[2];
-for (let hop = 0; hop < ${MAX_HOPS} && url; hop++) {
-  // mcp-remote opens the browser before its callback server listens (a person takes seconds to approve), so a
-  // refused connection is tried again for a few seconds. And a browser tries every address "localhost" has, while
-  // fetch tries only the first (::1 here) and the callback server listens on 127.0.0.1: try the IPv4 address too.
-  let res;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    res = await fetch(url, { redirect: "manual" }).catch((error) => ({ status: 0, headers: new Headers(), error }));
-    if (res.status === 0 && new URL(url).hostname === "localhost") {
-      const v4 = new URL(url);
-      v4.hostname = "127.0.0.1";
-      res = await fetch(v4, { redirect: "manual" }).catch((error) => ({ status: 0, headers: new Headers(), error }));
-    }
-    if (res.status !== 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  appendFileSync(process.argv[3], res.status + " " + url + "\\n");
-  const next = res.status >= 300 && res.status < 400 ? res.headers.get("location") : null;
-  await res.body?.cancel();
-  url = next ? new URL(next, url).href : undefined;
-}
-`;
+/** The stand-in browser (browse.mjs, shared with the scorecard): follows redirects from argv[2] (at most 10 hops) and appends "<status> <url>" per hop to argv[3]. */
+const BROWSER = fileURLToPath(new URL("../../scorecard/clients/support/browser.mjs", import.meta.url));
 
 /**
  * Preloaded into mcp-remote: host names other than localhost fail to resolve, so it reaches nothing beyond loopback.
@@ -86,13 +61,12 @@ export interface StandInBrowser {
   visited(): Promise<string[]>;
 }
 
-/** Writes the stand-in browser into `dir` (a shell script running BROWSER_SCRIPT on this Node). */
+/** Writes the stand-in browser into `dir` (a shell script running BROWSER on this Node). */
 export async function standInBrowser(dir: string): Promise<StandInBrowser> {
   const visits = join(dir, "browser.log");
-  await writeFile(join(dir, "browser.mjs"), BROWSER_SCRIPT);
   // xdg-open runs $BROWSER through the shell with the URL as its one argument.
   const path = join(dir, "browser.sh");
-  await writeFile(path, `#!/bin/sh\nexec "${process.execPath}" "${join(dir, "browser.mjs")}" "$1" "${visits}"\n`);
+  await writeFile(path, `#!/bin/sh\nexec "${process.execPath}" "${BROWSER}" "$1" "${visits}"\n`);
   await chmod(path, 0o755);
   return { path, visited: async () => (await readFile(visits, "utf8").catch(() => "")).split("\n").filter((line) => line !== "") };
 }
