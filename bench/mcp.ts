@@ -52,9 +52,12 @@ export async function legacyHandshake(url: string): Promise<string> {
   return sessionId;
 }
 
-/** Creates a session through the sessions API; returns its id and the path of its MCP endpoint. */
-export async function createSession(base: string, scenario = "baseline"): Promise<{ id: string; path: string }> {
-  const res = await fetch(`${base}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario }) });
+/**
+ * Creates a session through the sessions API (`extra`: its params or upstream, as the API takes them); returns its id
+ * and the path of its MCP endpoint.
+ */
+export async function createSession(base: string, scenario = "baseline", extra: { params?: Record<string, unknown>; upstream?: string } = {}): Promise<{ id: string; path: string }> {
+  const res = await fetch(`${base}/api/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario, ...extra }) });
   const text = await res.text();
   if (res.status !== 201) throw new Error(`creating a session gave ${res.status}: ${text}`);
   const { id, mcpUrl } = JSON.parse(text) as { id: string; mcpUrl: string };
@@ -71,3 +74,22 @@ export const classifyRequest: Request = {
     response: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "hello" }] } }) },
   }),
 };
+
+/**
+ * Sends `request` once and throws unless the answer is echo's result ("hi"), as JSON or as an SSE event: a figure
+ * measured on an error (a JSON-RPC error or a tool error answered 200 counts as answered for the load) would be false.
+ */
+export async function assertEcho(base: string, request: Request): Promise<void> {
+  const res = await fetch(`${base}${request.path}`, { method: request.method ?? "GET", headers: request.headers, body: request.body });
+  const text = await res.text();
+  const json = /^data: (.*)$/m.exec(text)?.[1] ?? text;
+  let message: { result?: { isError?: boolean; content?: { text?: string }[] } } | undefined;
+  try {
+    message = JSON.parse(json) as typeof message;
+  } catch {
+    message = undefined;
+  }
+  if (res.status !== 200 || message?.result?.isError === true || message?.result?.content?.[0]?.text !== "hi") {
+    throw new Error(`${request.path} did not answer echo's result (status ${res.status}): ${text.slice(0, 300)}`);
+  }
+}

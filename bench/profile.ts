@@ -14,7 +14,7 @@ interface ProfileNode {
   callFrame: CallFrame;
   children?: number[];
 }
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -78,19 +78,23 @@ async function targetUrl(inspectorPort: number): Promise<string> {
   return url;
 }
 
-/** Runs `work` under the CPU profiler; returns its top functions by self and by total time. */
-export async function profileWhile(inspectorPort: number, work: () => Promise<unknown>, top = 12): Promise<Hotspots> {
+/** Runs `work` under the CPU profiler; returns the profile (DevTools' format, as a .cpuprofile file holds it). */
+export async function profileOf(inspectorPort: number, work: () => Promise<unknown>): Promise<Profile> {
   const cdp = await Cdp.open(await targetUrl(inspectorPort));
   try {
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
     await cdp.send("Profiler.start");
     await work();
-    const { profile } = await cdp.send<{ profile: Profile }>("Profiler.stop");
-    return topFunctions(profile, top);
+    return (await cdp.send<{ profile: Profile }>("Profiler.stop")).profile;
   } finally {
     cdp.close();
   }
+}
+
+/** Runs `work` under the CPU profiler; returns its top functions by self and by total time. */
+export async function profileWhile(inspectorPort: number, work: () => Promise<unknown>, top = 12): Promise<Hotspots> {
+  return topFunctions(await profileOf(inspectorPort, work), top);
 }
 
 const frameName = (frame: CallFrame) => {

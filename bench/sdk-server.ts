@@ -3,7 +3,8 @@
  * (@modelcontextprotocol/server 2.4.0, `createMcpHandler`) behind its Node adapter (@modelcontextprotocol/node 2.1.2),
  * serving the same `echo` tool over Streamable HTTP on 127.0.0.1 and an ephemeral port (printed as `{"port":N}` on
  * stdout). It answers 2026-07-28 natively and stateless, with a server per request as `createMcpHandler` does; the
- * bench sends it the same 2026-07-28 `tools/call` it sends Faultline.
+ * bench sends it the same 2026-07-28 `tools/call` it sends Faultline, and a stateless 2025-11-25 one (which it answers
+ * as an SSE event) to compare with Faultline's 2025-11-25 session.
  */
 import { createServer } from "node:http";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
