@@ -1,4 +1,5 @@
 /** The requests the bench sends: tools/call echo in each era with the session set-up each needs, and POST /classify. */
+import { parseSse } from "../src/classify/index.ts";
 import type { Request } from "./load.ts";
 
 export const MODERN = "2026-07-28";
@@ -75,14 +76,20 @@ export const classifyRequest: Request = {
   }),
 };
 
+/** Sends one bench request (the shape autocannon is given) to `base`. */
+export function send(base: string, request: Request): Promise<Response> {
+  return fetch(`${base}${request.path}`, { method: request.method ?? "GET", headers: request.headers, body: request.body });
+}
+
 /**
  * Sends `request` once and throws unless the answer is echo's result ("hi"), as JSON or as an SSE event: a figure
  * measured on an error (a JSON-RPC error or a tool error answered 200 counts as answered for the load) would be false.
  */
 export async function assertEcho(base: string, request: Request): Promise<void> {
-  const res = await fetch(`${base}${request.path}`, { method: request.method ?? "GET", headers: request.headers, body: request.body });
+  const res = await send(base, request);
   const text = await res.text();
-  const json = /^data: (.*)$/m.exec(text)?.[1] ?? text;
+  const sse = (res.headers.get("content-type") ?? "").includes("text/event-stream");
+  const json = sse ? (parseSse(text).events.find((e) => e.data !== "")?.data ?? "") : text;
   let message: { result?: { isError?: boolean; content?: { text?: string }[] } } | undefined;
   try {
     message = JSON.parse(json) as typeof message;

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { load, type Request } from "./load.ts";
-import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho } from "./mcp.ts";
+import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho, send } from "./mcp.ts";
 import { fillJournal } from "./journal-fill.ts";
 import { profileWhile, type Hotspots } from "./profile.ts";
 import { freePort, startWorkerd, stopChild } from "./servers.ts";
@@ -52,7 +52,7 @@ export async function profileCases(seconds: number, connections: number, journal
     await profile("GET /api/scenarios", { path: "/api/scenarios" });
     // Growth: a session with one real entry, grown in SQLite while workerd is stopped (see journal-fill.ts).
     const grown = await createSession(base);
-    await (await fetch(`${base}${grown.path}`, { method: "POST", headers: modernEcho("").headers, body: modernEcho("").body })).arrayBuffer();
+    await (await send(base, modernEcho(grown.path))).arrayBuffer();
     await stopChild(child);
     await fillJournal(state, journalEntries);
     ({ child, port } = await start());

@@ -11,7 +11,7 @@ import { rm } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { load, type Request, type Sample } from "./load.ts";
 import { median } from "./median.ts";
-import { assertEcho, classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho } from "./mcp.ts";
+import { assertEcho, classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho, send } from "./mcp.ts";
 import { profileCases } from "./profile-cases.ts";
 import { writeReports, type Figure, type Measure, type Side } from "./report.ts";
 import { residentKiB, startDev, startFloor, startSdk, startServe, stateDir, type Running } from "./servers.ts";
@@ -97,7 +97,7 @@ async function servedFigures() {
     const faulted = await createSession(serve.url, "errors.http_status_sequence", { params: { statusCodes: [503, 200], countMethods: ["tools/call"] } });
     // Proxy mode in front of the same SDK server: one hop more than calling it directly.
     const proxied = await createSession(serve.url, "baseline", { upstream: `${sdk.url}/mcp` });
-    const faultOnce = await fetch(`${serve.url}${faulted.path}`, { method: "POST", headers: modernEcho("").headers, body: modernEcho("").body });
+    const faultOnce = await send(serve.url, modernEcho(faulted.path));
     await faultOnce.arrayBuffer();
     if (faultOnce.status !== 503) throw new Error(`the fault scenario's first tools/call gave ${faultOnce.status}, not its fault (503)`);
     const mcpTargets: Target[] = [
@@ -172,7 +172,7 @@ async function growthFigures() {
   try {
     let serve = await startServe(vars, { state });
     const full = await createSession(serve.url);
-    const first = await fetch(`${serve.url}${full.path}`, { method: "POST", headers: modernEcho("").headers, body: modernEcho("").body });
+    const first = await send(serve.url, modernEcho(full.path));
     await first.arrayBuffer();
     await serve.stop();
     const started = performance.now();
@@ -226,7 +226,7 @@ async function callEach(url: string, paths: string[]): Promise<{ ms: number; fai
   let failed = 0;
   const started = performance.now();
   await pool(paths.length, settings.connections, async (i) => {
-    const res = await fetch(`${url}${paths[i]}`, { method: "POST", headers: call.headers, body: call.body });
+    const res = await send(url, { ...call, path: paths[i]! });
     await res.arrayBuffer();
     if (!res.ok) failed++;
   });
@@ -288,7 +288,7 @@ async function crashLoss() {
       const client = async () => {
         while (!killed) {
           try {
-            const res = await fetch(`${serve.url}${call.path}`, { method: "POST", headers: call.headers, body: call.body });
+            const res = await send(serve.url, call);
             await res.arrayBuffer();
             if (res.ok && !killed) answered++;
           } catch {
