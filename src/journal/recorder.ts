@@ -1,7 +1,7 @@
 import { classify, parseSse } from "../classify/index.ts";
 import type { Verdict } from "../classify/index.ts";
 import type { Facts, Handled } from "../mcp/facts.ts";
-import { capture, cut, relay, textCopy, utf8Length } from "./capture.ts";
+import { capture, cut, type Relayed, relay, textCopy, utf8Length } from "./capture.ts";
 import { bodyText } from "../wire/response.ts";
 import type { JournalEntry, NewJournalEntry, ProxiedEntry, UpstreamSide } from "./entry.ts";
 import { headerRecord, type ParsedBody, parseWhole, redactCapability, redactHeaders } from "./redact.ts";
@@ -16,6 +16,11 @@ export interface RecorderOptions {
   /** Stores the entry; `parsed` holds its bodies' parses made already (JournalStore.append takes them). */
   record: (entry: NewJournalEntry, parsed: EntryParses) => JournalEntry;
   waitUntil: (promise: Promise<unknown>) => void;
+  /**
+   * Runs a task once the response in hand has been released (the next turn), or sooner when the journal is read (see
+   * WriteBehind.afterResponse). A body known whole is journalled so: its response does not wait for the journal.
+   */
+  afterResponse: (task: () => void) => void;
   /** Called once the exchange is journalled, or failed to be. */
   finished?: () => void;
 }
@@ -40,71 +45,115 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
 
   const requestHeaders = headerRecord(request.headers, options.keepClientIp);
   const responseHeaders = headerRecord(response.headers);
-  const facts = handled.facts;
-  const requestText = facts?.text ?? "";
 
-  options.waitUntil(
-    (async () => {
-      const sent = relayed ? await relayed.ended : undefined;
-      const body = known !== undefined ? { text: known, bytes: utf8Length(known) } : { text: copy.text(), bytes: sent?.bytes ?? 0 };
-      // A client that went away ended the exchange when it left (its leave time, not the server's).
-      const finished = sent?.clientClosedAt ?? Date.now();
-      const isSse = (responseHeaders["content-type"] ?? "").includes("text/event-stream");
-      const mcpSessionId = facts?.message?.request.mcpSessionId ?? response.headers.get("mcp-session-id") ?? requestHeaders["mcp-session-id"];
-      const clientInfo = facts?.clientInfo ?? (mcpSessionId ? options.clientInfoFor(mcpSessionId) : undefined);
-      const cutByDeadline = handled.deadline?.cut === true || sent?.stopped === true;
-      // The one parse of a JSON answer: the classifier, the redaction and the checks' projection all take it.
-      const parsed = isSse || body.text === "" || !copy.whole() ? null : parseWhole(body.text);
-      const judged = { status: response.status, headers: responseHeaders, body: classifierBody(body.text, parsed, responseHeaders["content-type"]) };
-      const verdict = judge(request.method, facts, requestHeaders, judged, finished);
-      options.record(
-        {
-          time: new Date(options.started).toISOString(),
-          durationMs: Math.max(0, finished - options.started),
-          request: {
-            method: request.method,
-            url: redactCapability(new URL(request.url).pathname),
-            // Headers and bodies are redacted by the store (JournalStore.append), after it took the call digests.
-            headers: requestHeaders,
-            body: capture(requestText, utf8Length(requestText), options.bodyCap),
-          },
-          response: {
-            status: response.status,
-            headers: responseHeaders,
-            body: capture(body.text, body.bytes, options.bodyCap),
-            ...(cutByDeadline ? { cutByDeadline } : {}),
-            ...(sent?.clientClosedAt !== undefined ? { clientClosedAtMs: Math.max(0, sent.clientClosedAt - options.started) } : {}),
-            ...(isSse
-              ? {
-                  sseEvents: parseSse(body.text).events.map((e) => ({
-                    ...(e.id !== undefined ? { id: e.id } : {}),
-                    event: e.type,
-                    data: cut(e.data, options.bodyCap),
-                    ...(e.retry !== undefined ? { retry: e.retry } : {}),
-                  })),
-                }
-              : {}),
-          },
-          rpc: facts?.rpc ?? { kind: "invalid" },
-          ...(facts?.era ? { era: facts.era, protocolVersion: facts.protocolVersion } : {}),
-          ...(mcpSessionId ? { mcpSessionId } : {}),
-          ...(clientInfo ? { clientInfo } : {}),
-          ...(handled.decision
-            ? { fault: { kind: handled.decision.fault.kind, rule: handled.decision.reason, detail: { ...handled.decision.fault } } }
-            : {}),
-          scenario: options.scenario,
-          ...(verdict ? { verdict } : {}),
-          ...(handled.effects ? { effects: handled.effects() } : {}),
-          ...(handled.proxied ? { proxied: proxiedEntry(await handled.proxied(), facts, requestHeaders, options.bodyCap, finished) } : {}),
-        },
-        { ...(facts ? { request: requestParse(facts) } : {}), ...(isSse ? {} : { response: parsed }) },
-      );
-    })()
-      .catch((error) => console.error("journal failed", error))
-      .finally(options.finished),
-  );
+  const exchange: Exchange = { request, handled, options, known, copy, requestHeaders, responseHeaders };
+  /** Stores the entry once the response is out: `sent` for a relayed body, ended at `finished`. */
+  const write = (sent: Relayed | undefined, finished: number, upstream: UpstreamSide | undefined): void => {
+    options.record(...entryOf(exchange, sent, finished, upstream));
+  };
+
+  if (relayed || handled.proxied) {
+    options.waitUntil(
+      (async () => {
+        const sent = relayed ? await relayed.ended : undefined;
+        // A client that went away ended the exchange when it left (its leave time, not the server's).
+        const finished = sent?.clientClosedAt ?? Date.now();
+        write(sent, finished, handled.proxied ? await handled.proxied() : undefined);
+      })()
+        .catch((error) => console.error("journal failed", error))
+        .finally(options.finished),
+    );
+  } else {
+    // The body is known whole: the exchange ends as its response is handed on, and is journalled once that is out.
+    const finished = Date.now();
+    options.waitUntil(
+      new Promise<void>((resolve) =>
+        options.afterResponse(() => {
+          try {
+            write(undefined, finished, undefined);
+          } catch (error) {
+            console.error("journal failed", error);
+          } finally {
+            options.finished?.();
+            resolve();
+          }
+        }),
+      ),
+    );
+  }
 
   return relayed ? new Response(relayed.stream, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
+}
+
+/** What the recorder holds of an exchange until it is journalled. */
+interface Exchange {
+  request: Request;
+  handled: Handled<UpstreamSide>;
+  options: RecorderOptions;
+  /** The body when it was known whole; otherwise `copy` holds what the relay sent. */
+  known: string | undefined;
+  copy: ReturnType<typeof textCopy>;
+  requestHeaders: Record<string, string>;
+  responseHeaders: Record<string, string>;
+}
+
+/** The journal entry of an exchange whose response is out, and the parses of its bodies made already. */
+function entryOf(exchange: Exchange, sent: Relayed | undefined, finished: number, upstream: UpstreamSide | undefined): [NewJournalEntry, EntryParses] {
+  const { request, handled, options, known, copy, requestHeaders, responseHeaders } = exchange;
+  const response = handled.response;
+  const facts = handled.facts;
+  const requestText = facts?.text ?? "";
+  const body = known !== undefined ? { text: known, bytes: utf8Length(known) } : { text: copy.text(), bytes: sent?.bytes ?? 0 };
+  const isSse = (responseHeaders["content-type"] ?? "").includes("text/event-stream");
+  const mcpSessionId = facts?.message?.request.mcpSessionId ?? response.headers.get("mcp-session-id") ?? requestHeaders["mcp-session-id"];
+  const clientInfo = facts?.clientInfo ?? (mcpSessionId ? options.clientInfoFor(mcpSessionId) : undefined);
+  const cutByDeadline = handled.deadline?.cut === true || sent?.stopped === true;
+  // The one parse of a JSON answer: the classifier, the redaction and the checks' projection all take it.
+  const parsed = isSse || body.text === "" || !copy.whole() ? null : parseWhole(body.text);
+  const judged = { status: response.status, headers: responseHeaders, body: classifierBody(body.text, parsed, responseHeaders["content-type"]) };
+  const verdict = judge(request.method, facts, requestHeaders, judged, finished);
+  return [
+    {
+      time: new Date(options.started).toISOString(),
+      durationMs: Math.max(0, finished - options.started),
+      request: {
+        method: request.method,
+        url: redactCapability(new URL(request.url).pathname),
+        // Headers and bodies are redacted by the store (JournalStore.append), after it took the call digests.
+        headers: requestHeaders,
+        body: capture(requestText, utf8Length(requestText), options.bodyCap),
+      },
+      response: {
+        status: response.status,
+        headers: responseHeaders,
+        body: capture(body.text, body.bytes, options.bodyCap),
+        ...(cutByDeadline ? { cutByDeadline } : {}),
+        ...(sent?.clientClosedAt !== undefined ? { clientClosedAtMs: Math.max(0, sent.clientClosedAt - options.started) } : {}),
+        ...(isSse
+          ? {
+              sseEvents: parseSse(body.text).events.map((e) => ({
+                ...(e.id !== undefined ? { id: e.id } : {}),
+                event: e.type,
+                data: cut(e.data, options.bodyCap),
+                ...(e.retry !== undefined ? { retry: e.retry } : {}),
+              })),
+            }
+          : {}),
+      },
+      rpc: facts?.rpc ?? { kind: "invalid" },
+      ...(facts?.era ? { era: facts.era, protocolVersion: facts.protocolVersion } : {}),
+      ...(mcpSessionId ? { mcpSessionId } : {}),
+      ...(clientInfo ? { clientInfo } : {}),
+      ...(handled.decision
+        ? { fault: { kind: handled.decision.fault.kind, rule: handled.decision.reason, detail: { ...handled.decision.fault } } }
+        : {}),
+      scenario: options.scenario,
+      ...(verdict ? { verdict } : {}),
+      ...(handled.effects ? { effects: handled.effects() } : {}),
+      ...(upstream ? { proxied: proxiedEntry(upstream, facts, requestHeaders, options.bodyCap, finished) } : {}),
+    },
+    { ...(facts ? { request: requestParse(facts) } : {}), ...(isSse ? {} : { response: parsed }) },
+  ];
 }
 
 /** The read stage's parse of the request body, as the store takes it (a body that is not JSON, or none, is null). */
@@ -128,7 +177,7 @@ function classifierBody(text: string, parsed: ParsedBody, contentType: string | 
  * changed what the client received.
  */
 function proxiedEntry(
-  side: { entry: ProxiedEntry; body?: { text: string; bytes: number } },
+  side: UpstreamSide,
   facts: Facts | undefined,
   requestHeaders: Record<string, string>,
   bodyCap: number,

@@ -29,6 +29,8 @@ export interface McpHost {
   stores(): { journal: SessionJournal; recording: RecordingStore };
   /** The journal's and the recording's redaction. */
   readonly redaction: { extraNames: readonly string[] };
+  /** Runs a task once the response in hand is released (WriteBehind.afterResponse). */
+  afterResponse(task: () => void): void;
 }
 
 /** The MCP endpoint of one session: an exchange from the request to the journalled response. */
@@ -89,6 +91,7 @@ export class McpEntry {
       clientInfoFor: (id) => this.live.clientInfo(id),
       record: (entry, parsed) => journal.append(entry, parsed),
       waitUntil: (promise) => this.ctx.waitUntil(promise),
+      afterResponse: (task) => this.host.afterResponse(task),
       finished,
     });
   }

@@ -11,9 +11,18 @@ const CHECKS_PAGE = 500;
 type JournalVars = { JOURNAL_MAX_ENTRIES?: string; JOURNAL_MAX_AGE_HOURS?: string; JOURNAL_STREAM_MAX_UNREAD_BYTES?: string; JOURNAL_STREAM_STALL_SECONDS?: string };
 
 /**
+ * When the session's journal work runs (WriteBehind): `soon` when a first row waits to be written; `settle` journals
+ * the exchanges whose responses are out and whose entries wait for the next turn, which every read calls first.
+ */
+export interface JournalPace {
+  soon(): void;
+  settle(): void;
+}
+
+/**
  * The session's journal as its Durable Object serves it: the store (write-behind, with the retention from the env),
  * the live streams that follow it, and the epoch (the last seq before the scenario was last set or reset) from which
- * the checks read.
+ * the checks read. Every read sees each exchange whose response was released (pace.settle first).
  */
 export class SessionJournal {
   readonly store: JournalStore;
@@ -21,14 +30,16 @@ export class SessionJournal {
   private readonly vars: JournalVars;
   private readonly listeners = new Set<(entry: JournalEntry) => void>();
   private liveStreams = 0;
+  private readonly pace: JournalPace;
 
-  constructor(sql: JournalSql, vars: JournalVars, redaction: RedactOptions, flushSoon: () => void) {
+  constructor(sql: JournalSql, vars: JournalVars, redaction: RedactOptions, pace: JournalPace) {
     this.sql = sql;
     this.vars = vars;
+    this.pace = pace;
     this.store = new JournalStore(sql, {
       maxEntries: positive(vars.JOURNAL_MAX_ENTRIES, DEFAULT_RETENTION.maxEntries),
       maxAgeMs: positive(vars.JOURNAL_MAX_AGE_HOURS, DEFAULT_RETENTION.maxAgeMs / 3_600_000) * 3_600_000,
-    }, redaction, flushSoon);
+    }, redaction, () => pace.soon());
   }
 
   /** Stores an exchange and hands it to every live stream; `parsed` holds the bodies the pipeline parsed already. */
@@ -39,6 +50,7 @@ export class SessionJournal {
   }
 
   page(query: JournalQuery): { entries: JournalEntry[]; nextSeq?: number } {
+    this.pace.settle();
     return this.store.query(query);
   }
 
@@ -62,6 +74,7 @@ export class SessionJournal {
 
   /** The checks start from here: entries journalled before a scenario change or a reset are not judged. */
   markEpoch(): void {
+    this.pace.settle();
     this.store.flush();
     const last = this.sql.exec<{ m: number | null }>("SELECT MAX(seq) AS m FROM journal").one().m ?? 0;
     this.sql.exec("INSERT OR REPLACE INTO config (k, v) VALUES ('epoch', ?)", String(last));
@@ -69,6 +82,7 @@ export class SessionJournal {
 
   /** The checks' projections since the epoch, read in pages with `pause` between them (workerd has one thread). */
   async sinceEpoch(pause: () => Promise<void>): Promise<SlimEntry[]> {
+    this.pace.settle();
     let after = Number(this.sql.exec<{ v: string }>("SELECT v FROM config WHERE k = 'epoch'").toArray()[0]?.v ?? "0");
     const entries: SlimEntry[] = [];
     for (;;) {

@@ -28,11 +28,12 @@ import { WriteBehind } from "./write-behind.ts";
  * (idle-expiry.ts), the scenario change (scenario-change.ts), the checks (src/checks/) and the OAuth server
  * (src/oauth/session.ts). This class only routes each RPC to them.
  *
- * The journal and the counters are written behind while exchanges overlap: a request's rows wait in memory and are
+ * An exchange answered with a body known whole is journalled in the turn after its response (WriteBehind). The
+ * journal and the counters are written behind while exchanges overlap: a request's rows wait in memory and are
  * written with the others that came within WRITE_BEHIND_MS (or sooner, past WRITE_BEHIND_MAX_ROWS, or when no
  * exchange is left in flight), so a busy session commits a few hundred times per second instead of once per request.
- * Every read of them writes what waits first; a crash of the process (not a graceful stop) can lose what waited
- * (docs/serving.md).
+ * Every read of them journals and writes what waits first; a crash of the process (not a graceful stop) can lose what
+ * waited (docs/serving.md).
  */
 export class SessionObject extends DurableObject<Env> {
   /** Undefined while the storage is empty (never created, or erased): it must stay so until create(). */
@@ -56,6 +57,7 @@ export class SessionObject extends DurableObject<Env> {
       record: () => this.record(),
       createDefault: () => this.createDefault(),
       stores: () => this.parts!,
+      afterResponse: this.writes.afterResponse,
     });
     // An object with empty storage is a session that does not exist (a made-up or deleted id that reached here, e.g.
     // through a still-valid capability URL): it stays empty, with no schema written, until create() makes it.
@@ -64,7 +66,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private open(): SessionStores {
-    this.parts = openStores(this.ctx.storage, this.env, this.redaction, this.writes.soon);
+    this.parts = openStores(this.ctx.storage, this.env, this.redaction, this.writes);
     return this.parts;
   }
 
@@ -156,6 +158,7 @@ export class SessionObject extends DurableObject<Env> {
   /** Erases every byte of the session. */
   async erase(): Promise<boolean> {
     const existed = this.parts?.record.get() !== undefined;
+    this.writes.settle();
     this.writes.cancel();
     this.parts?.journal.store.discardPending();
     this.parts = undefined;

@@ -2,7 +2,7 @@ import type { RedactOptions } from "../journal/redact.ts";
 import type { JournalSql } from "../journal/store.ts";
 import { RecordingStore } from "../recording/store.ts";
 import { SESSION_LAYOUT } from "./layouts.ts";
-import { SessionJournal } from "./session-journal.ts";
+import { type JournalPace, SessionJournal } from "./session-journal.ts";
 import { migrateStorage } from "./storage-format.ts";
 import { StoredRecord } from "./stored-record.ts";
 
@@ -17,11 +17,11 @@ export interface SessionStores {
  * Migrates the session's storage to SESSION_LAYOUT (once per object: when it wakes with data, or when create() makes
  * it) and opens its stores.
  */
-export function openStores(storage: DurableObjectStorage, vars: ConstructorParameters<typeof SessionJournal>[1], redaction: RedactOptions, flushSoon: () => void): SessionStores {
+export function openStores(storage: DurableObjectStorage, vars: ConstructorParameters<typeof SessionJournal>[1], redaction: RedactOptions, pace: JournalPace): SessionStores {
   migrateStorage(storage, SESSION_LAYOUT);
   return {
     record: new StoredRecord(storage.sql),
-    journal: new SessionJournal(storage.sql as unknown as JournalSql, vars, redaction, flushSoon),
+    journal: new SessionJournal(storage.sql as unknown as JournalSql, vars, redaction, pace),
     recording: new RecordingStore(storage.sql),
   };
 }

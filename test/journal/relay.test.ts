@@ -42,6 +42,7 @@ function serve(response: Response, deadline?: Deadline) {
     clientInfoFor: () => undefined,
     record: (entry) => (journal.push(entry), { seq: journal.length, ...entry }) as JournalEntry,
     waitUntil: () => undefined,
+    afterResponse: (task) => void setTimeout(task, 0),
   });
   return { sent, journal, recording };
 }

@@ -38,7 +38,7 @@ function session() {
   const sql = storage.sql;
   const record = new StoredRecord(sql);
   const live = new LiveSession({ storage: { sql: sql as unknown as SessionSql }, waitUntil: () => {} }, () => {});
-  const journal = new SessionJournal(sql as unknown as JournalSql, {}, {}, () => {});
+  const journal = new SessionJournal(sql as unknown as JournalSql, {}, {}, { soon: () => {}, settle: () => {} });
   // The replay table as RecordingStore.load writes it (that store takes Workers' SqlStorage, which Node's types lack).
   const replays = {
     load(r: Recording) {

@@ -28,3 +28,32 @@ test("a first waiting row starts one timer that writes after WRITE_BEHIND_MS, an
   await new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_MS * 5));
   assert.equal(writes, 2, "the flush wrote, and its timer was cancelled");
 });
+
+test("a task given to afterResponse runs at the next turn, in order; settle runs the waiting ones at once, and a flush runs them before it writes", async () => {
+  const ran: string[] = [];
+  const writer = new WriteBehind(() => ran.push("write"));
+  writer.afterResponse(() => ran.push("a"));
+  writer.afterResponse(() => ran.push("b"));
+  assert.equal(ran.length, 0, "nothing runs in the turn that released the response");
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(ran, ["a", "b"]);
+
+  writer.afterResponse(() => ran.push("c"));
+  writer.settle();
+  assert.deepEqual(ran, ["a", "b", "c"], "settle ran the waiting task in the same turn");
+  writer.afterResponse(() => ran.push("d"));
+  writer.flush();
+  assert.deepEqual(ran, ["a", "b", "c", "d", "write"], "the flush journalled the waiting task before it wrote");
+  await new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_MS * 2));
+  assert.deepEqual(ran, ["a", "b", "c", "d", "write"], "no task ran twice");
+});
+
+test("an exchange journalled through afterResponse ends in flight there, and the last one to end writes", async () => {
+  let writes = 0;
+  const writer = new WriteBehind(() => writes++);
+  const finished = writer.begin();
+  writer.afterResponse(finished);
+  assert.equal(writes, 0, "the exchange is in flight until its journal task ran");
+  writer.settle();
+  assert.equal(writes, 1);
+});
