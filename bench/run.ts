@@ -310,7 +310,7 @@ async function crashLoss() {
           name: `crash ${run}: calls answered (2xx received) before SIGKILL, and not in the journal after the restart`,
           value: Math.max(0, answered - journalled),
           unit: "calls",
-          note: `${answered} answered, ${journalled} journalled; write-behind bound: 10 ms or 64 rows`,
+          note: `${answered} answered, ${journalled} journalled; bound: 64 answered and not yet journalled, and the waiting batch (10 ms or 64 rows)`,
         });
       } finally {
         await serve.stop();

@@ -2,6 +2,12 @@
 export const WRITE_BEHIND_MS = 10;
 
 /**
+ * Exchanges answered and not yet journalled, at most: past it, a new response first journals the oldest waiting
+ * one (under load workerd may run new requests before the turns that journal the answered ones).
+ */
+export const AFTER_RESPONSE_MAX = 64;
+
+/**
  * When a session journals its exchanges and writes the counters and journal rows that wait in memory.
  *
  * - An exchange whose response body is known whole is journalled just after its response is released
@@ -36,6 +42,7 @@ export class WriteBehind {
    * wait, bench/NOTES.md).
    */
   readonly afterResponse = (task: () => void): void => {
+    while (this.later.length >= AFTER_RESPONSE_MAX) this.later.shift()!();
     this.later.push(task);
     setTimeout(() => this.later.shift()?.(), 0);
   };

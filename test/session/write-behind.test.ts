@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { WRITE_BEHIND_MS, WriteBehind } from "../../src/session/write-behind.ts";
+import { AFTER_RESPONSE_MAX, WRITE_BEHIND_MS, WriteBehind } from "../../src/session/write-behind.ts";
 
 // The session's write-behind on its own: when what waits in memory is written.
 
@@ -56,4 +56,15 @@ test("an exchange journalled through afterResponse ends in flight there, and the
   assert.equal(writes, 0, "the exchange is in flight until its journal task ran");
   writer.settle();
   assert.equal(writes, 1);
+});
+
+test(`at most AFTER_RESPONSE_MAX answered exchanges wait to be journalled: one more journals the oldest first`, () => {
+  const ran: number[] = [];
+  const writer = new WriteBehind(() => {});
+  for (let i = 0; i < AFTER_RESPONSE_MAX; i++) writer.afterResponse(() => ran.push(i));
+  assert.equal(ran.length, 0, "up to the bound, every task waits for its turn");
+  writer.afterResponse(() => ran.push(AFTER_RESPONSE_MAX));
+  assert.deepEqual(ran, [0], "the oldest was journalled before the new one was queued");
+  writer.settle();
+  assert.deepEqual(ran, Array.from({ length: AFTER_RESPONSE_MAX + 1 }, (_, i) => i), "in the order of the responses");
 });
