@@ -68,3 +68,22 @@ test(`at most AFTER_RESPONSE_MAX answered exchanges wait to be journalled: one m
   writer.settle();
   assert.deepEqual(ran, Array.from({ length: AFTER_RESPONSE_MAX + 1 }, (_, i) => i), "in the order of the responses");
 });
+
+test("a task queued after settle() ran the waiting ones still runs at a next turn, without a turn of its own", async () => {
+  const ran: string[] = [];
+  const writer = new WriteBehind(() => {});
+  const scheduled: unknown[] = [];
+  const real = globalThis.setTimeout;
+  globalThis.setTimeout = ((fn: () => void, ms?: number) => (scheduled.push(fn), real(fn, ms))) as typeof setTimeout;
+  try {
+    writer.afterResponse(() => ran.push("a"));
+    writer.settle();
+    writer.afterResponse(() => ran.push("b"));
+  } finally {
+    globalThis.setTimeout = real;
+  }
+  assert.equal(scheduled.length, 1, "the turn left over from a is b's");
+  assert.deepEqual(ran, ["a"]);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(ran, ["a", "b"]);
+});
