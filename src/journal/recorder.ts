@@ -57,11 +57,13 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
       options.finished?.();
     }
   };
+  /** Runs `task` once the response in hand is out (WriteBehind.afterResponse), within that turn (settle() sees it). */
+  const afterResponse = (task: () => void) => new Promise<void>((resolve) => options.afterResponse(() => (task(), resolve())));
   // A body known whole ends the exchange as its response is handed on.
   const answeredAt = known !== undefined ? Date.now() : undefined;
 
   if (relayed === undefined && !handled.proxied) {
-    options.waitUntil(whenOut(options.afterResponse, () => journal(undefined, answeredAt ?? Date.now(), undefined)));
+    options.waitUntil(afterResponse(() => journal(undefined, answeredAt ?? Date.now(), undefined)));
   } else {
     options.waitUntil(
       (async () => {
@@ -70,7 +72,7 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
         // A client that went away ended the exchange when it left (its leave time, not the server's).
         const finished = sent?.clientClosedAt ?? answeredAt ?? Date.now();
         // A proxied body known whole waits for its response to be out, like any other known whole.
-        if (relayed === undefined) return whenOut(options.afterResponse, () => journal(undefined, finished, upstream));
+        if (relayed === undefined) return afterResponse(() => journal(undefined, finished, upstream));
         journal(sent, finished, upstream);
       })().catch((error) => {
         // Neither the relay nor the upstream's side came: nothing to journal.
@@ -81,24 +83,6 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
   }
 
   return relayed ? new Response(relayed.stream, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
-}
-
-/**
- * Runs `task` once the response in hand is out (`afterResponse`, WriteBehind's), within that turn so that settle()
- * sees what it stored. The promise (for waitUntil) settles when it has run; what it throws rejects the promise
- * instead of reaching the turn, so one failed task never stops the others a settle() runs.
- */
-export function whenOut(afterResponse: (task: () => void) => void, task: () => void): Promise<void> {
-  return new Promise<void>((resolve, reject) =>
-    afterResponse(() => {
-      try {
-        task();
-        resolve();
-      } catch (error) {
-        reject(error);
-      }
-    }),
-  );
 }
 
 /** What the recorder holds of an exchange until it is journalled. */

@@ -1,6 +1,5 @@
 import type { Effects } from "../mcp/facts.ts";
 import { type Relayed, relay } from "../journal/capture.ts";
-import { whenOut } from "../journal/recorder.ts";
 import { bodyText } from "../wire/response.ts";
 import { headerRecord, type ParsedBody, parseWhole, redactBody, redactHeaders, type RedactOptions } from "../journal/redact.ts";
 import type { Handled } from "../mcp/facts.ts";
@@ -77,8 +76,23 @@ export function recordExchange(sink: RecordingSink, exchange: ExchangeToRecord, 
     });
   };
   const failed = (error: unknown) => console.error("recording failed", error);
-  // Known whole (or no body): recorded once the response is out, within that turn, so a read of the recording sees it.
-  pace.waitUntil((relayed ? relayed.ended.then(store) : whenOut(pace.afterResponse, () => store(undefined))).catch(failed));
+  if (relayed) pace.waitUntil(relayed.ended.then(store).catch(failed));
+  else {
+    // Known whole (or no body): recorded once the response is out, within that turn, so a read of the recording sees it.
+    pace.waitUntil(
+      new Promise<void>((resolve) =>
+        pace.afterResponse(() => {
+          try {
+            store(undefined);
+          } catch (error) {
+            failed(error);
+          } finally {
+            resolve();
+          }
+        }),
+      ),
+    );
+  }
   return relayed ? new Response(relayed.stream, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
 }
 

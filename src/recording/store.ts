@@ -32,10 +32,9 @@ export class RecordingStore implements ReplayStore {
     return v;
   }
 
-  /** Writes each key and value given, in one statement. */
-  private setMeta(...pairs: [k: string, v: string][]): void {
-    this.sql.exec(`INSERT OR REPLACE INTO recording_meta (k, v) VALUES ${pairs.map(() => "(?, ?)").join(", ")}`, ...pairs.flat());
-    for (const [k, v] of pairs) this.metaSeen.set(k, v);
+  private setMeta(k: string, v: string): void {
+    this.sql.exec("INSERT OR REPLACE INTO recording_meta (k, v) VALUES (?, ?)", k, v);
+    this.metaSeen.set(k, v);
   }
 
   // ---- recording ----
@@ -43,7 +42,7 @@ export class RecordingStore implements ReplayStore {
   /** The key of this session's match digests, made on first use. */
   key(): Uint8Array {
     let hex = this.meta("key");
-    if (!hex) this.setMeta(["key", (hex = newRecordingKey())]);
+    if (!hex) this.setMeta("key", (hex = newRecordingKey()));
     if (this.keyHeld?.hex !== hex) this.keyHeld = { hex, bytes: keyBytes(hex) };
     return this.keyHeld.bytes;
   }
@@ -65,11 +64,12 @@ export class RecordingStore implements ReplayStore {
       this.truncate(`exchange ${n}: a body was cut at the recording's limit of ${RECORDING_LIMITS.bodyBytes} characters`);
     }
     this.sql.exec("INSERT INTO recording (exchange) VALUES (?)", JSON.stringify(exchange));
-    this.setMeta(["count", String(n)], ["size", String(total + size)]);
+    this.sql.exec("INSERT OR REPLACE INTO recording_meta (k, v) VALUES ('count', ?), ('size', ?)", String(n), String(total + size));
+    this.metaSeen.set("count", String(n)).set("size", String(total + size));
   }
 
   private truncate(reason: string): void {
-    if (this.meta("truncated") === undefined) this.setMeta(["truncated", reason]);
+    if (this.meta("truncated") === undefined) this.setMeta("truncated", reason);
   }
 
   /** True once anything was recorded or stored here. */
@@ -89,7 +89,7 @@ export class RecordingStore implements ReplayStore {
 
   /** Stores a whole recording (an uploaded HAR) in an empty store. */
   store(recording: Recording): void {
-    this.setMeta(["key", recording.key]);
+    this.setMeta("key", recording.key);
     for (const exchange of recording.exchanges) this.append(exchange);
     if (recording.truncated !== undefined) this.truncate(recording.truncated);
   }
@@ -100,7 +100,7 @@ export class RecordingStore implements ReplayStore {
   load(recording: Recording): void {
     this.sql.exec("DELETE FROM replay");
     this.sql.exec("DELETE FROM replay_state");
-    this.setMeta(["replay-key", recording.key]);
+    this.setMeta("replay-key", recording.key);
     recording.exchanges.forEach((exchange, seq) => {
       if (exchange.match) this.sql.exec("INSERT INTO replay (seq, method, digest, exchange) VALUES (?, ?, ?, ?)", seq + 1, exchange.match.method, exchange.match.digest, JSON.stringify(exchange));
     });

@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import type { JournalSql } from "../../src/journal/store.ts";
 import { RECORDING_LIMITS, type RecordedExchange } from "../../src/recording/exchange.ts";
-import { whenOut } from "../../src/journal/recorder.ts";
 import { recordExchange } from "../../src/recording/recorder.ts";
 import { RecordingStore } from "../../src/recording/store.ts";
 import { SESSION_LAYOUT } from "../../src/session/layouts.ts";
@@ -74,17 +73,4 @@ test("the session's size limit holds across the exchanges of one store and a sto
   again.append(exchange(half));
   assert.match(again.recording()?.truncated ?? "", /exchange 3 was not recorded/);
   assert.equal(new RecordingStore(sql).recording()?.exchanges.length, 2);
-});
-
-test("a task that throws once its response is out rejects its own promise, and the other waiting tasks still run", async () => {
-  const writes = new WriteBehind(() => undefined);
-  const failing = whenOut(writes.afterResponse, () => {
-    throw new Error("the store is gone");
-  });
-  let ran = false;
-  const next = whenOut(writes.afterResponse, () => void (ran = true));
-  writes.settle();
-  assert.equal(ran, true);
-  await assert.rejects(failing, /the store is gone/);
-  await next;
 });
