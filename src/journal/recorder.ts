@@ -47,38 +47,38 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
   const responseHeaders = headerRecord(response.headers);
 
   const exchange: Exchange = { request, handled, options, known, copy, requestHeaders, responseHeaders };
-  /** Stores the entry once the response is out (`sent` for a relayed body, ended at `finished`); never throws. */
-  const journal = (sent: Relayed | undefined, finished: number, upstream: UpstreamSide | undefined): void => {
-    try {
-      options.record(...entryOf(exchange, sent, finished, upstream));
-    } catch (error) {
-      console.error("journal failed", error);
-    } finally {
-      options.finished?.();
-    }
+  /** Stores the entry once the response is out: `sent` for a relayed body, ended at `finished`. */
+  const write = (sent: Relayed | undefined, finished: number, upstream: UpstreamSide | undefined): void => {
+    options.record(...entryOf(exchange, sent, finished, upstream));
   };
-  /** Runs `task` once the response in hand is out (WriteBehind.afterResponse), within that turn (settle() sees it). */
-  const afterResponse = (task: () => void) => new Promise<void>((resolve) => options.afterResponse(() => (task(), resolve())));
-  // A body known whole ends the exchange as its response is handed on.
-  const answeredAt = known !== undefined ? Date.now() : undefined;
 
-  if (relayed === undefined && !handled.proxied) {
-    options.waitUntil(afterResponse(() => journal(undefined, answeredAt ?? Date.now(), undefined)));
-  } else {
+  if (relayed || handled.proxied) {
     options.waitUntil(
       (async () => {
         const sent = relayed ? await relayed.ended : undefined;
-        const upstream = handled.proxied ? await handled.proxied() : undefined;
         // A client that went away ended the exchange when it left (its leave time, not the server's).
-        const finished = sent?.clientClosedAt ?? answeredAt ?? Date.now();
-        // A proxied body known whole waits for its response to be out, like any other known whole.
-        if (relayed === undefined) return afterResponse(() => journal(undefined, finished, upstream));
-        journal(sent, finished, upstream);
-      })().catch((error) => {
-        // Neither the relay nor the upstream's side came: nothing to journal.
-        console.error("journal failed", error);
-        options.finished?.();
-      }),
+        const finished = sent?.clientClosedAt ?? Date.now();
+        write(sent, finished, handled.proxied ? await handled.proxied() : undefined);
+      })()
+        .catch((error) => console.error("journal failed", error))
+        .finally(options.finished),
+    );
+  } else {
+    // The body is known whole: the exchange ends as its response is handed on, and is journalled once that is out.
+    const finished = Date.now();
+    options.waitUntil(
+      new Promise<void>((resolve) =>
+        options.afterResponse(() => {
+          try {
+            write(undefined, finished, undefined);
+          } catch (error) {
+            console.error("journal failed", error);
+          } finally {
+            options.finished?.();
+            resolve();
+          }
+        }),
+      ),
     );
   }
 

@@ -1,5 +1,4 @@
 import { exchangeSize, RECORDING_LIMITS, type MatchKey, type RecordedExchange, type Recording } from "./exchange.ts";
-import type { JournalSql } from "../journal/store.ts";
 import { keyBytes, newRecordingKey } from "./match.ts";
 import type { Found, ReplayStore } from "./replay.ts";
 
@@ -10,31 +9,18 @@ import type { Found, ReplayStore } from "./replay.ts";
  * created by the session's migrations (src/session/layouts.ts); a store only opens them.
  */
 export class RecordingStore implements ReplayStore {
-  private readonly sql: JournalSql;
-  /**
-   * recording_meta as read or written through this store, the only writer of its table: a recorded exchange reads
-   * the key, the count and the size, which then cost no query each (a handful of keys, so bounded).
-   */
-  private readonly metaSeen = new Map<string, string | undefined>();
-  private keyHeld: { hex: string; bytes: Uint8Array } | undefined;
-  /** Records what waits to be recorded after its response (WriteBehind.settle), so a read sees every exchange answered. */
-  private readonly settle: () => void;
+  private readonly sql: SqlStorage;
 
-  constructor(sql: JournalSql, settle: () => void = () => undefined) {
+  constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.settle = settle;
   }
 
   private meta(k: string): string | undefined {
-    if (this.metaSeen.has(k)) return this.metaSeen.get(k);
-    const v = this.sql.exec<{ v: string }>("SELECT v FROM recording_meta WHERE k = ?", k).toArray()[0]?.v;
-    this.metaSeen.set(k, v);
-    return v;
+    return this.sql.exec<{ v: string }>("SELECT v FROM recording_meta WHERE k = ?", k).toArray()[0]?.v;
   }
 
   private setMeta(k: string, v: string): void {
     this.sql.exec("INSERT OR REPLACE INTO recording_meta (k, v) VALUES (?, ?)", k, v);
-    this.metaSeen.set(k, v);
   }
 
   // ---- recording ----
@@ -43,8 +29,7 @@ export class RecordingStore implements ReplayStore {
   key(): Uint8Array {
     let hex = this.meta("key");
     if (!hex) this.setMeta("key", (hex = newRecordingKey()));
-    if (this.keyHeld?.hex !== hex) this.keyHeld = { hex, bytes: keyBytes(hex) };
-    return this.keyHeld.bytes;
+    return keyBytes(hex);
   }
 
   /**
@@ -64,8 +49,8 @@ export class RecordingStore implements ReplayStore {
       this.truncate(`exchange ${n}: a body was cut at the recording's limit of ${RECORDING_LIMITS.bodyBytes} characters`);
     }
     this.sql.exec("INSERT INTO recording (exchange) VALUES (?)", JSON.stringify(exchange));
-    this.sql.exec("INSERT OR REPLACE INTO recording_meta (k, v) VALUES ('count', ?), ('size', ?)", String(n), String(total + size));
-    this.metaSeen.set("count", String(n)).set("size", String(total + size));
+    this.setMeta("count", String(n));
+    this.setMeta("size", String(total + size));
   }
 
   private truncate(reason: string): void {
@@ -79,7 +64,6 @@ export class RecordingStore implements ReplayStore {
 
   /** The whole recording, or undefined when nothing was ever recorded here. */
   recording(): Recording | undefined {
-    this.settle();
     const key = this.meta("key");
     if (!key) return undefined;
     const exchanges = this.sql.exec<{ exchange: string }>("SELECT exchange FROM recording ORDER BY seq").toArray().map((r) => JSON.parse(r.exchange) as RecordedExchange);
