@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ab -- <checkout A> <checkout B> [modern|legacy|classify|scenarios|health]`: one path of two checkouts
+ * `npm run bench:ab -- <checkout A> <checkout B> [modern|legacy|fault|proxied|classify|scenarios|health]`: one path of two checkouts
  * (each served by its own `npm run serve`, side by side, fresh state), compared by workerd's **CPU time per request**
  * (utime + stime from /proc over each round's requests), which waiting for a core does not inflate, beside req/s.
  * ROUNDS rounds (default 6) of SECONDS seconds (default 3), the order of A and B reversed every other round; prints
@@ -9,11 +9,11 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { load, type Request } from "./load.ts";
 import { median } from "./median.ts";
-import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho } from "./mcp.ts";
-import { startServe, type Running } from "./servers.ts";
+import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho, send } from "./mcp.ts";
+import { startSdk, startServe, type Running } from "./servers.ts";
 
 const [a, b, path = "modern"] = process.argv.slice(2);
-if (!a || !b) throw new Error("usage: npm run bench:ab -- <checkout A> <checkout B> [modern|legacy|classify|scenarios|health]");
+if (!a || !b) throw new Error("usage: npm run bench:ab -- <checkout A> <checkout B> [modern|legacy|fault|proxied|classify|scenarios|health]");
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 
@@ -27,10 +27,19 @@ async function requestFor(server: Running): Promise<Request> {
   if (path === "classify") return classifyRequest;
   if (path === "scenarios") return { path: "/api/scenarios" };
   if (path === "health") return { path: "/health" };
+  if (path === "fault") {
+    // The fault scenario of npm run bench: its one fault taken here, every later call answered 200 and judged.
+    const faulted = await createSession(server.url, "errors.http_status_sequence", { params: { statusCodes: [503, 200], countMethods: ["tools/call"] } });
+    await (await send(server.url, modernEcho(faulted.path))).arrayBuffer();
+    return modernEcho(faulted.path);
+  }
+  // Proxied: both sides in front of one SDK server, whose CPU is not counted (only workerd's is).
+  if (path === "proxied") return modernEcho((await createSession(server.url, "baseline", { upstream: `${(upstream ??= await startSdk()).url}/mcp` })).path);
   const session = await createSession(server.url);
   return path === "legacy" ? legacyEcho(session.path, await legacyHandshake(`${server.url}${session.path}`)) : modernEcho(session.path);
 }
 
+let upstream: Running | undefined;
 const sides = [] as { root: string; server: Running; request: Request; micros: number[]; rps: number[] }[];
 try {
   for (const root of [a, b]) {
@@ -52,4 +61,5 @@ try {
   console.log(`${path}: B/A CPU per request ${(median(sides[1]!.micros) / median(sides[0]!.micros)).toFixed(3)}`);
 } finally {
   for (const side of sides) await side.server.stop();
+  await upstream?.stop();
 }

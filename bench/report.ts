@@ -116,7 +116,7 @@ function markdown(record: Record_ & { machine: ReturnType<typeof machine>; versi
   return `${lines.join("\n")}\n`;
 }
 
-const round = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toString() : n.toFixed(2));
+const round = (n: number) => (Number.isInteger(n) || Math.abs(n) >= 100 ? Math.round(n).toString() : n.toFixed(2));
 
 export async function writeReports(record: Record_): Promise<void> {
   const full = { date: new Date().toISOString(), machine: machine(), versions: versions(), ...record };

@@ -47,42 +47,59 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
   const responseHeaders = headerRecord(response.headers);
 
   const exchange: Exchange = { request, handled, options, known, copy, requestHeaders, responseHeaders };
-  /** Stores the entry once the response is out: `sent` for a relayed body, ended at `finished`. */
-  const write = (sent: Relayed | undefined, finished: number, upstream: UpstreamSide | undefined): void => {
-    options.record(...entryOf(exchange, sent, finished, upstream));
+  /** Stores the entry once the response is out (`sent` for a relayed body, ended at `finished`); never throws. */
+  const journal = (sent: Relayed | undefined, finished: number, upstream: UpstreamSide | undefined): void => {
+    try {
+      options.record(...entryOf(exchange, sent, finished, upstream));
+    } catch (error) {
+      console.error("journal failed", error);
+    } finally {
+      options.finished?.();
+    }
   };
+  // A body known whole ends the exchange as its response is handed on.
+  const answeredAt = known !== undefined ? Date.now() : undefined;
 
-  if (relayed || handled.proxied) {
+  if (relayed === undefined && !handled.proxied) {
+    options.waitUntil(whenOut(options.afterResponse, () => journal(undefined, answeredAt ?? Date.now(), undefined)));
+  } else {
     options.waitUntil(
       (async () => {
         const sent = relayed ? await relayed.ended : undefined;
-        // A client that went away ended the exchange when it left (its leave time, not the server's).
-        const finished = sent?.clientClosedAt ?? Date.now();
-        write(sent, finished, handled.proxied ? await handled.proxied() : undefined);
-      })()
-        .catch((error) => console.error("journal failed", error))
-        .finally(options.finished),
-    );
-  } else {
-    // The body is known whole: the exchange ends as its response is handed on, and is journalled once that is out.
-    const finished = Date.now();
-    options.waitUntil(
-      new Promise<void>((resolve) =>
-        options.afterResponse(() => {
-          try {
-            write(undefined, finished, undefined);
-          } catch (error) {
-            console.error("journal failed", error);
-          } finally {
-            options.finished?.();
-            resolve();
-          }
-        }),
-      ),
+        // The exchange ended when its body did (or when a client that went away left), not when the upstream's side
+        // is complete: a fault's answer may be out long before the proxy's trace of it.
+        const finished = sent?.clientClosedAt ?? answeredAt ?? Date.now();
+        const upstream = handled.proxied ? await handled.proxied() : undefined;
+        // A proxied body known whole waits for its response to be out, like any other known whole.
+        if (relayed === undefined) return whenOut(options.afterResponse, () => journal(undefined, finished, upstream));
+        journal(sent, finished, upstream);
+      })().catch((error) => {
+        // Neither the relay nor the upstream's side came: nothing to journal.
+        console.error("journal failed", error);
+        options.finished?.();
+      }),
     );
   }
 
   return relayed ? new Response(relayed.stream, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
+}
+
+/**
+ * Runs `task` once the response in hand is out (`afterResponse`, WriteBehind's), within that turn so that settle()
+ * sees what it stored. The promise (for waitUntil) settles when it has run; what it throws rejects the promise
+ * instead of reaching the turn, so one failed task never stops the others a settle() runs.
+ */
+export function whenOut(afterResponse: (task: () => void) => void, task: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
+    afterResponse(() => {
+      try {
+        task();
+        resolve();
+      } catch (error) {
+        reject(error);
+      }
+    }),
+  );
 }
 
 /** What the recorder holds of an exchange until it is journalled. */

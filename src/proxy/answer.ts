@@ -6,6 +6,7 @@ import { jsonResponse } from "../wire/response.ts";
 import { clientResponseHeaders } from "./forward.ts";
 import type { UpstreamTrace } from "./journal.ts";
 import { sseMessages, type SseEnd } from "./sse-reader.ts";
+import { joined, readPrefix } from "./whole-body.ts";
 
 /**
  * Bytes of an upstream answer read for a fault to alter (the size limit of an MCP request, times four): a JSON body,
@@ -89,27 +90,12 @@ function isAnswerTo(message: Message, requestId: RequestId | undefined): boolean
 
 /** The body as text, undefined past `cap` bytes, or "timeout" when it has not ended by the deadline. */
 async function readBounded(body: ReadableStream<Uint8Array>, cap: number, deadline: Deadline): Promise<string | "timeout" | undefined> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let bytes = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), deadline.remainingMs())));
-  try {
-    for (;;) {
-      const read = await Promise.race([reader.read(), expired]);
-      if (read === "timeout") {
-        deadline.cut = true;
-        return "timeout";
-      }
-      const { done, value } = read;
-      if (done) return text + decoder.decode();
-      bytes += value.byteLength;
-      if (bytes > cap) return undefined;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    await reader.cancel().catch(() => undefined);
+  const read = await readPrefix(body, cap, deadline);
+  if (read.end === "timeout") {
+    deadline.cut = true;
+    return "timeout";
   }
+  if (read.end === "over") return void (await read.rest.cancel().catch(() => undefined));
+  if (read.end === "failed") throw read.error;
+  return new TextDecoder().decode(joined(read.chunks, read.bytes));
 }

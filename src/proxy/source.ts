@@ -1,7 +1,7 @@
 /**
  * Proxy mode: a session with an `upstream` answers from a real MCP server, in either era (an answer source,
  * src/mcp/source.ts). The pipeline's fault applies on the way:
- *   - no fault: the upstream's answer goes back as it arrives, byte for byte (an SSE stream is never buffered);
+ *   - no fault: the upstream's answer goes back byte for byte (an SSE stream as it arrives, never buffered; see pipe);
  *   - a fault that replaces the answer never asks for it, so the upstream is not called;
  *   - a fault that reads the answer calls the upstream and reshapes its real answer (src/proxy/answer.ts reads it).
  * The journal's `proxied.mode` (forward, replace, alter) says which of these happened.
@@ -11,13 +11,14 @@ import type { UpstreamSide } from "../journal/entry.ts";
 import type { Effects, Facts, Handled, MessageFacts } from "../mcp/facts.ts";
 import type { AnswerSource, Exchange, SourceAnswer } from "../mcp/source.ts";
 import { ErrorCode, errorMessage, type RequestId } from "../wire/jsonrpc.ts";
-import { jsonResponse } from "../wire/response.ts";
+import { jsonResponse, textResponse } from "../wire/response.ts";
 import { openStream } from "../wire/sse.ts";
 import { upstreamAnswer } from "./answer.ts";
 import type { UpstreamConfig } from "./config.ts";
 import { callUpstream, clientResponseHeaders, type UpstreamOutcome } from "./forward.ts";
 import { UpstreamTrace } from "./journal.ts";
 import { upstreamToolAnnotations } from "./tools.ts";
+import { exactText, joined, readPrefix, resumed } from "./whole-body.ts";
 
 export function proxySource(upstream: UpstreamConfig): AnswerSource<UpstreamSide> {
   return {
@@ -77,7 +78,7 @@ function proxiedAnswer(exchange: Exchange, facts: Facts & { message: MessageFact
     if ("response" in altered) {
       ran = () => "ran";
       trace.note("the upstream's answer is not one JSON-RPC message, so the fault could not change it: passed on as it came");
-      return { response: pipe(altered.response, exchange) };
+      return { response: await pipe(altered.response, exchange) };
     }
     ran = () => (deadline.cut ? "possible" : "ran");
     return altered;
@@ -91,7 +92,7 @@ async function passThrough(exchange: Exchange, method: string, body: string | un
   trace.requested(outcome.requestHeaders);
   if (!outcome.ok) return { response: failure(outcome, id, trace), failed: outcome.status === 504 ? "possible" : "none" };
   trace.answered(outcome.response.status, clientResponseHeaders(outcome.response.headers));
-  return { response: pipe(outcome.response, exchange) };
+  return { response: await pipe(outcome.response, exchange) };
 }
 
 /** The called tool as the upstream's tools/list declares it, read alongside the call (src/proxy/tools.ts). */
@@ -104,12 +105,35 @@ function describeTool(trace: UpstreamTrace, exchange: Exchange, message: Message
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
-/** The upstream's response with its body copied chunk by chunk as it comes, until it ends or the deadline cuts it. */
-function pipe(upstream: Response, exchange: Exchange): Response {
-  const headers = clientResponseHeaders(upstream.headers);
+/**
+ * A JSON answer up to this many bytes is read whole and sent in one piece, as a buffering proxy does: the recording
+ * and the journal then take its text as it is, with no relay of their own (an answer has its meaning only once whole).
+ */
+export const WHOLE_ANSWER_BYTES = 1024 * 1024;
+
+/**
+ * The upstream's response for the client. An SSE stream, any body that is not JSON, and a JSON body past
+ * WHOLE_ANSWER_BYTES are copied chunk by chunk as they come; a JSON body within it is read whole first. Byte for byte
+ * either way (one that is not exact UTF-8 goes as bytes), and cut at the deadline like every answer.
+ */
+async function pipe(upstream: Response, exchange: Exchange): Promise<Response> {
+  const init = { status: upstream.status, statusText: upstream.statusText, headers: clientResponseHeaders(upstream.headers) };
   const source = upstream.body;
-  if (!source || NULL_BODY_STATUSES.has(upstream.status)) return new Response(null, { status: upstream.status, statusText: upstream.statusText, headers });
-  const sse = (headers["content-type"] ?? "").includes("text/event-stream");
+  if (!source || NULL_BODY_STATUSES.has(upstream.status)) return new Response(null, init);
+  const type = init.headers["content-type"] ?? "";
+  const sse = type.includes("text/event-stream");
+  if (sse || !type.includes("json")) return copied(source, exchange, sse, init);
+  const read = await readPrefix(source, WHOLE_ANSWER_BYTES, exchange.deadline);
+  if (read.end === "over") return copied(resumed(read.chunks, read.rest), exchange, false, init);
+  // At the deadline, or when the upstream's body broke off, the client gets what came, ended there, as when streamed.
+  if (read.end === "timeout") exchange.deadline.cut = true;
+  const bytes = joined(read.chunks, read.bytes);
+  const text = exactText(bytes);
+  return text !== undefined ? textResponse(text, init) : new Response(bytes, init);
+}
+
+/** The body copied chunk by chunk as it comes, until it ends or the deadline cuts it. */
+function copied(source: ReadableStream<Uint8Array>, exchange: Exchange, sse: boolean, init: ResponseInit): Response {
   const readable = openStream({ waitUntil: (p) => exchange.session.waitUntil(p), deadline: exchange.deadline, sse }, async (out) => {
     const reader = source.getReader();
     const closed = out.ended.then(() => ({ done: true as const, value: undefined }));
@@ -123,7 +147,7 @@ function pipe(upstream: Response, exchange: Exchange): Response {
       await reader.cancel().catch(() => undefined);
     }
   });
-  return new Response(readable, { status: upstream.status, statusText: upstream.statusText, headers });
+  return new Response(readable, init);
 }
 
 /** 502 (unreachable) or 504 (no answer by the deadline), with a JSON-RPC error that names the upstream. */

@@ -1,5 +1,7 @@
 import type { Effects } from "../mcp/facts.ts";
-import { relay } from "../journal/capture.ts";
+import { type Relayed, relay } from "../journal/capture.ts";
+import { whenOut } from "../journal/recorder.ts";
+import { bodyText } from "../wire/response.ts";
 import { headerRecord, type ParsedBody, parseWhole, redactBody, redactHeaders, type RedactOptions } from "../journal/redact.ts";
 import type { Handled } from "../mcp/facts.ts";
 import { rpcOf } from "../mcp/facts.ts";
@@ -27,6 +29,12 @@ export interface ExchangeToRecord {
   effects?: () => Effects;
 }
 
+/** How a recorder hands on its work: `waitUntil` keeps the object up for it; `afterResponse` runs a task once the response in hand is out (WriteBehind.afterResponse), sooner when the recording is read. */
+export interface RecordingPace {
+  waitUntil: (promise: Promise<unknown>) => void;
+  afterResponse: (task: () => void) => void;
+}
+
 /**
  * Records one exchange and returns the response to send in its place: the body goes through a relay that the
  * client's reading paces (src/journal/capture.ts), so the client gets every byte when it would have, the recording
@@ -35,44 +43,47 @@ export interface ExchangeToRecord {
  * request is redacted like the journal. The response is kept as sent, since a replay serves it. This is the call a
  * proxied session makes for each upstream exchange.
  */
-export function recordExchange(sink: RecordingSink, exchange: ExchangeToRecord, waitUntil: (promise: Promise<unknown>) => void, redact: RedactOptions = {}): Response {
+export function recordExchange(sink: RecordingSink, exchange: ExchangeToRecord, pace: RecordingPace, redact: RedactOptions = {}): Response {
   const { request, response, requestText, started } = exchange;
   const headersAtMs = Math.max(0, Date.now() - started);
   const isSse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
   const copy = timedCopy(started, isSse);
-  const relayed = response.body ? relay(response.body, copy.add) : undefined;
+  // A body made from a string (bodyText) is recorded from it; only a streamed body is relayed.
+  const known = bodyText(response);
+  if (known !== undefined) copy.addText(known);
+  const relayed = known === undefined && response.body ? relay(response.body, copy.add) : undefined;
   const parsed = exchange.requestBody !== undefined ? exchange.requestBody : requestText === "" ? null : parseWhole(requestText);
   const message = parsed?.value;
   const rpc = rpcOf(message);
   const match = request.method === "POST" ? matchKey(message, sink.key()) : undefined;
-  waitUntil(
-    (async () => {
-      const sent = relayed ? await relayed.ended : undefined;
-      const read = copy.finish();
-      const effects = exchange.effects?.();
-      sink.append({
-        time: new Date(started).toISOString(),
-        durationMs: Math.max(0, Date.now() - started),
-        request: { method: request.method, headers: redactHeaders(headerRecord(request.headers), redact), body: capped(redactBody(requestText, redact, parsed).text) },
-        response: {
-          status: response.status,
-          headers: headerRecord(response.headers),
-          headersAtMs,
-          body: { text: read.text, truncated: read.truncated },
-          ...(isSse ? { events: read.events } : {}),
-          ...(sent?.clientClosedAt !== undefined ? { clientClosedAtMs: Math.max(0, sent.clientClosedAt - started) } : {}),
-        },
-        rpc: { kind: rpc.kind, ...(rpc.id !== undefined ? { id: rpc.id } : {}) },
-        ...(match ? { match } : {}),
-        ...(effects ? { effects } : {}),
-      });
-    })().catch((error) => console.error("recording failed", error)),
-  );
+  const store = (sent: Relayed | undefined): void => {
+    const read = copy.finish();
+    const effects = exchange.effects?.();
+    sink.append({
+      time: new Date(started).toISOString(),
+      durationMs: Math.max(0, Date.now() - started),
+      request: { method: request.method, headers: redactHeaders(headerRecord(request.headers), redact), body: capped(redactBody(requestText, redact, parsed).text) },
+      response: {
+        status: response.status,
+        headers: headerRecord(response.headers),
+        headersAtMs,
+        body: { text: read.text, truncated: read.truncated },
+        ...(isSse ? { events: read.events } : {}),
+        ...(sent?.clientClosedAt !== undefined ? { clientClosedAtMs: Math.max(0, sent.clientClosedAt - started) } : {}),
+      },
+      rpc: { kind: rpc.kind, ...(rpc.id !== undefined ? { id: rpc.id } : {}) },
+      ...(match ? { match } : {}),
+      ...(effects ? { effects } : {}),
+    });
+  };
+  const failed = (error: unknown) => console.error("recording failed", error);
+  // Known whole (or no body): recorded once the response is out, within that turn, so a read of the recording sees it.
+  pace.waitUntil((relayed ? relayed.ended.then(store) : whenOut(pace.afterResponse, () => store(undefined))).catch(failed));
   return relayed ? new Response(relayed.stream, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
 }
 
 /** recordExchange for an exchange the MCP pipeline handled: the same Handled, its response relayed for the recording. */
-export function recordHandled<Trace>(sink: RecordingSink, request: Request, handled: Handled<Trace>, started: number, waitUntil: (promise: Promise<unknown>) => void, redact?: RedactOptions): Handled<Trace> {
+export function recordHandled<Trace>(sink: RecordingSink, request: Request, handled: Handled<Trace>, started: number, pace: RecordingPace, redact?: RedactOptions): Handled<Trace> {
   const facts = handled.facts;
   const exchange: ExchangeToRecord = {
     started,
@@ -82,7 +93,7 @@ export function recordHandled<Trace>(sink: RecordingSink, request: Request, hand
     response: handled.response,
     ...(handled.effects ? { effects: handled.effects } : {}),
   };
-  return { ...handled, response: recordExchange(sink, exchange, waitUntil, redact) };
+  return { ...handled, response: recordExchange(sink, exchange, pace, redact) };
 }
 
 function capped(text: string): { text: string; truncated: boolean } {
@@ -100,15 +111,22 @@ function timedCopy(started: number, sse: boolean) {
   let truncated = false;
   // Where the search for the next event's end starts: a blank line split across chunks is found once both halves came.
   let scanned = 0;
+  const copyText = (more: string): void => {
+    if (truncated) return;
+    text += more;
+    if (text.length > RECORDING_LIMITS.bodyBytes) {
+      text = text.slice(0, RECORDING_LIMITS.bodyBytes);
+      truncated = true;
+    }
+    if (sse) scanned = eventEnds(text, scanned, Math.max(0, Date.now() - started), events);
+  };
   return {
     add(chunk: Uint8Array): void {
-      if (truncated) return;
-      text += decoder.decode(chunk, { stream: true });
-      if (text.length > RECORDING_LIMITS.bodyBytes) {
-        text = text.slice(0, RECORDING_LIMITS.bodyBytes);
-        truncated = true;
-      }
-      if (sse) scanned = eventEnds(text, scanned, Math.max(0, Date.now() - started), events);
+      if (!truncated) copyText(decoder.decode(chunk, { stream: true }));
+    },
+    /** A body known whole, added as text. */
+    addText(whole: string): void {
+      copyText(whole);
     },
     finish(): { text: string; truncated: boolean; events: RecordedEvent[] } {
       if (!truncated) text += decoder.decode();

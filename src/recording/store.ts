@@ -1,4 +1,5 @@
 import { exchangeSize, RECORDING_LIMITS, type MatchKey, type RecordedExchange, type Recording } from "./exchange.ts";
+import type { JournalSql } from "../journal/store.ts";
 import { keyBytes, newRecordingKey } from "./match.ts";
 import type { Found, ReplayStore } from "./replay.ts";
 
@@ -9,18 +10,32 @@ import type { Found, ReplayStore } from "./replay.ts";
  * created by the session's migrations (src/session/layouts.ts); a store only opens them.
  */
 export class RecordingStore implements ReplayStore {
-  private readonly sql: SqlStorage;
+  private readonly sql: JournalSql;
+  /**
+   * recording_meta as read or written through this store, the only writer of its table: a recorded exchange reads
+   * the key, the count and the size, which then cost no query each (a handful of keys, so bounded).
+   */
+  private readonly metaSeen = new Map<string, string | undefined>();
+  private keyHeld: { hex: string; bytes: Uint8Array } | undefined;
+  /** Records what waits to be recorded after its response (WriteBehind.settle), so a read sees every exchange answered. */
+  private readonly settle: () => void;
 
-  constructor(sql: SqlStorage) {
+  constructor(sql: JournalSql, settle: () => void = () => undefined) {
     this.sql = sql;
+    this.settle = settle;
   }
 
   private meta(k: string): string | undefined {
-    return this.sql.exec<{ v: string }>("SELECT v FROM recording_meta WHERE k = ?", k).toArray()[0]?.v;
+    if (this.metaSeen.has(k)) return this.metaSeen.get(k);
+    const v = this.sql.exec<{ v: string }>("SELECT v FROM recording_meta WHERE k = ?", k).toArray()[0]?.v;
+    this.metaSeen.set(k, v);
+    return v;
   }
 
-  private setMeta(k: string, v: string): void {
-    this.sql.exec("INSERT OR REPLACE INTO recording_meta (k, v) VALUES (?, ?)", k, v);
+  /** Writes each key and value given, in one statement. */
+  private setMeta(...pairs: [k: string, v: string][]): void {
+    this.sql.exec(`INSERT OR REPLACE INTO recording_meta (k, v) VALUES ${pairs.map(() => "(?, ?)").join(", ")}`, ...pairs.flat());
+    for (const [k, v] of pairs) this.metaSeen.set(k, v);
   }
 
   // ---- recording ----
@@ -28,8 +43,9 @@ export class RecordingStore implements ReplayStore {
   /** The key of this session's match digests, made on first use. */
   key(): Uint8Array {
     let hex = this.meta("key");
-    if (!hex) this.setMeta("key", (hex = newRecordingKey()));
-    return keyBytes(hex);
+    if (!hex) this.setMeta(["key", (hex = newRecordingKey())]);
+    if (this.keyHeld?.hex !== hex) this.keyHeld = { hex, bytes: keyBytes(hex) };
+    return this.keyHeld.bytes;
   }
 
   /**
@@ -49,12 +65,11 @@ export class RecordingStore implements ReplayStore {
       this.truncate(`exchange ${n}: a body was cut at the recording's limit of ${RECORDING_LIMITS.bodyBytes} characters`);
     }
     this.sql.exec("INSERT INTO recording (exchange) VALUES (?)", JSON.stringify(exchange));
-    this.setMeta("count", String(n));
-    this.setMeta("size", String(total + size));
+    this.setMeta(["count", String(n)], ["size", String(total + size)]);
   }
 
   private truncate(reason: string): void {
-    if (this.meta("truncated") === undefined) this.setMeta("truncated", reason);
+    if (this.meta("truncated") === undefined) this.setMeta(["truncated", reason]);
   }
 
   /** True once anything was recorded or stored here. */
@@ -64,6 +79,7 @@ export class RecordingStore implements ReplayStore {
 
   /** The whole recording, or undefined when nothing was ever recorded here. */
   recording(): Recording | undefined {
+    this.settle();
     const key = this.meta("key");
     if (!key) return undefined;
     const exchanges = this.sql.exec<{ exchange: string }>("SELECT exchange FROM recording ORDER BY seq").toArray().map((r) => JSON.parse(r.exchange) as RecordedExchange);
@@ -73,7 +89,7 @@ export class RecordingStore implements ReplayStore {
 
   /** Stores a whole recording (an uploaded HAR) in an empty store. */
   store(recording: Recording): void {
-    this.setMeta("key", recording.key);
+    this.setMeta(["key", recording.key]);
     for (const exchange of recording.exchanges) this.append(exchange);
     if (recording.truncated !== undefined) this.truncate(recording.truncated);
   }
@@ -84,7 +100,7 @@ export class RecordingStore implements ReplayStore {
   load(recording: Recording): void {
     this.sql.exec("DELETE FROM replay");
     this.sql.exec("DELETE FROM replay_state");
-    this.setMeta("replay-key", recording.key);
+    this.setMeta(["replay-key", recording.key]);
     recording.exchanges.forEach((exchange, seq) => {
       if (exchange.match) this.sql.exec("INSERT INTO replay (seq, method, digest, exchange) VALUES (?, ?, ?, ?)", seq + 1, exchange.match.method, exchange.match.digest, JSON.stringify(exchange));
     });

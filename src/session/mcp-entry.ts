@@ -81,7 +81,7 @@ export class McpEntry {
     const bearer = sessionBearer(request, scenario, this.sql, this.env);
     const { active, source } = answerSource(record, { scenario, params: record.params, ...(bearer ? { bearer } : {}) }, this.recording);
     const handled = await handleMcp(request, this.live, active, Deadline.fromVar(started, this.env.FAULTLINE_MAX_RESPONSE_SECONDS), publicOrigin(request, this.env), source);
-    const answered = record.record ? recordHandled(this.recording, request, handled, started, (promise) => this.ctx.waitUntil(promise), this.redaction) : handled;
+    const answered = record.record ? recordHandled(this.recording, request, handled, started, { waitUntil: (promise) => this.ctx.waitUntil(promise), afterResponse: (task) => this.host.afterResponse(task) }, this.redaction) : handled;
     const journal = this.host.stores().journal;
     return journalled(request, answered, {
       started,

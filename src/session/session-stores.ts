@@ -22,6 +22,6 @@ export function openStores(storage: DurableObjectStorage, vars: ConstructorParam
   return {
     record: new StoredRecord(storage.sql),
     journal: new SessionJournal(storage.sql as unknown as JournalSql, vars, redaction, pace),
-    recording: new RecordingStore(storage.sql),
+    recording: new RecordingStore(storage.sql as unknown as JournalSql, () => pace.settle()),
   };
 }

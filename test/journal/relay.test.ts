@@ -33,7 +33,7 @@ function serve(response: Response, deadline?: Deadline) {
   const journal: NewJournalEntry[] = [];
   const recording: RecordedExchange[] = [];
   const sink = { key: () => new Uint8Array(32), append: (e: RecordedExchange) => void recording.push(e) };
-  const recorded = recordExchange(sink, { started, request, requestText: "", response }, () => undefined);
+  const recorded = recordExchange(sink, { started, request, requestText: "", response }, { waitUntil: () => undefined, afterResponse: (task) => void setTimeout(task, 0) });
   const sent = journalled(request, { response: recorded, ...(deadline ? { deadline } : {}) }, {
     started,
     scenario: "baseline",
