@@ -1,3 +1,5 @@
+import { joined } from "./bytes.ts";
+
 // One decoder for every body: decode() without { stream: true } keeps no state between calls, and constructing a
 // TextDecoder per request showed in workerd's profile of POST /classify.
 const UTF8 = new TextDecoder();
@@ -57,11 +59,5 @@ async function readCounting(reader: ReadableStreamDefaultReader<Uint8Array>, lim
     }
     parts.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return UTF8.decode(bytes);
+  return UTF8.decode(joined(parts, total));
 }

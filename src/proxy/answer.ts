@@ -1,3 +1,4 @@
+import { joined } from "../base/bytes.ts";
 import type { Emit, Reply } from "../faults/perform.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { parseJsonLimited } from "../base/json-limits.ts";
@@ -6,7 +7,7 @@ import { jsonResponse } from "../wire/response.ts";
 import { clientResponseHeaders } from "./forward.ts";
 import type { UpstreamTrace } from "./journal.ts";
 import { sseMessages, type SseEnd } from "./sse-reader.ts";
-import { joined, readPrefix } from "./whole-body.ts";
+import { readPrefix } from "./whole-body.ts";
 
 /**
  * Bytes of an upstream answer read for a fault to alter (the size limit of an MCP request, times four): a JSON body,

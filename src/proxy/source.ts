@@ -6,6 +6,7 @@
  *   - a fault that reads the answer calls the upstream and reshapes its real answer (src/proxy/answer.ts reads it).
  * The journal's `proxied.mode` (forward, replace, alter) says which of these happened.
  */
+import { joined } from "../base/bytes.ts";
 import type { Reply } from "../faults/perform.ts";
 import type { UpstreamSide } from "../journal/entry.ts";
 import type { Effects, Facts, Handled, MessageFacts } from "../mcp/facts.ts";
@@ -18,7 +19,7 @@ import type { UpstreamConfig } from "./config.ts";
 import { callUpstream, clientResponseHeaders, type UpstreamOutcome } from "./forward.ts";
 import { UpstreamTrace } from "./journal.ts";
 import { upstreamToolAnnotations } from "./tools.ts";
-import { exactText, joined, readPrefix, resumed } from "./whole-body.ts";
+import { exactText, readPrefix, resumed } from "./whole-body.ts";
 
 export function proxySource(upstream: UpstreamConfig): AnswerSource<UpstreamSide> {
   return {

@@ -44,16 +44,8 @@ export async function readPrefix(body: ReadableStream<Uint8Array>, cap: number, 
   return prefix;
 }
 
-/** The chunks as one array. */
-export function joined(chunks: Uint8Array[], bytes: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(bytes);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
+// One decoder for every answer: a decode() without { stream: true } keeps no state between calls, failed ones included.
+const EXACT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * The bytes as text when they are UTF-8 that encodes back to the same bytes (a byte order mark is kept as text);
@@ -61,7 +53,7 @@ export function joined(chunks: Uint8Array[], bytes: number): Uint8Array<ArrayBuf
  */
 export function exactText(bytes: Uint8Array): string | undefined {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    return EXACT_UTF8.decode(bytes);
   } catch {
     return undefined;
   }

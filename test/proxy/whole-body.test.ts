@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { exactText, joined, readPrefix, resumed } from "../../src/proxy/whole-body.ts";
+import { joined } from "../../src/base/bytes.ts";
+import { exactText, readPrefix, resumed } from "../../src/proxy/whole-body.ts";
 import { Deadline } from "../../src/wire/deadline.ts";
 
 const bytes = (...values: number[]) => new Uint8Array(values);
@@ -55,4 +56,9 @@ test("exact UTF-8 reads as text with its byte order mark kept; anything else is 
   assert.equal(exactText(bytes(0xef, 0xbb, 0xbf, 0x7b, 0x7d)), "\ufeff{}");
   assert.equal(exactText(bytes(0x7b, 0xff, 0x7d)), undefined);
   assert.equal(exactText(bytes(0xc3)), undefined, "a sequence cut short");
+  // One decoder serves every answer: a read that failed on a cut sequence leaves nothing for the next one.
+  assert.equal(exactText(bytes(0xa9, 0x41)), undefined, "a continuation byte alone");
+  assert.equal(exactText(bytes(0xe2, 0x82)), undefined);
+  assert.equal(exactText(bytes(0xac, 0x41)), undefined, "the rest of the cut sequence is not joined to it");
+  assert.equal(exactText(bytes(0x41)), "A");
 });
