@@ -57,11 +57,11 @@ export function journalled(request: Request, handled: Handled<UpstreamSide>, opt
       options.finished?.();
     }
   };
-  // A body known whole ends the exchange as its response is handed on.
-  const answeredAt = known !== undefined ? Date.now() : undefined;
+  // A body known whole, or none, ends the exchange as its response is handed on; a relayed one once it was sent.
+  const answeredAt = relayed === undefined ? Date.now() : undefined;
 
-  if (relayed === undefined && !handled.proxied) {
-    options.waitUntil(whenOut(options.afterResponse, () => journal(undefined, answeredAt ?? Date.now(), undefined)));
+  if (answeredAt !== undefined && !handled.proxied) {
+    options.waitUntil(whenOut(options.afterResponse, () => journal(undefined, answeredAt, undefined)));
   } else {
     options.waitUntil(
       (async () => {
