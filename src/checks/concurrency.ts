@@ -17,7 +17,11 @@ interface Edge {
   x: Exchange;
 }
 
-/** The most requests in flight at once among the arrivals before `cut` (or from `cut` on), with the one that reached it. */
+/**
+ * The most requests in flight at once among the arrivals no later than `cut` (or after it), with the one that reached
+ * it. An arrival in the millisecond of the cut counts as before it: the journal's clock cannot order the two, and a
+ * 429 answered within the millisecond it came (an answer known whole ends as it is handed on) is no reaction to itself.
+ */
 interface Peak {
   most: number;
   at?: Exchange;
@@ -40,7 +44,7 @@ function peak(requests: readonly Exchange[], cut: number, after: boolean, trimMs
   let open = 0;
   for (const edge of edges) {
     open += edge.step;
-    if (edge.step === -1 || edge.at < cut === after) continue;
+    if (edge.step === -1 || edge.at <= cut === after) continue;
     out.arrivals++;
     if (open > out.most) (out.most = open), (out.at = edge.x);
   }

@@ -59,6 +59,15 @@ test("inflight-not-amplified counts a call that arrives in the millisecond anoth
   assert.match(check.message, /at most 1 request in flight at once, no more than the 2 before it/);
 });
 
+test("inflight-not-amplified counts a 429 answered within the millisecond it arrived as sent before itself, not after", () => {
+  // Both 429s take 0 ms on the journal's clock: the first ends as it arrives, at the cut. Before: 3 in flight (the two
+  // held calls and that 429); after: the other 429 beside the two held ones, 3 again, then the two resent calls.
+  const instant = (seq: number, at: number) => call(seq, at, "echo", { text: `${seq}` }, { durationMs: 0, ...LIMITED });
+  const check = only([ok(1, 0, 500), ok(2, 1, 500), instant(3, 2), instant(4, 3), ok(5, 1_100, 500, 3), ok(6, 1_101, 500, 4)]);
+  assert.equal(check.status, "pass", check.message);
+  assert.match(check.message, /at most 3 requests in flight at once, no more than the 3 before it \(3 requests after it\)/);
+});
+
 test("inflight-not-amplified ignores notifications: only JSON-RPC requests are in flight", () => {
   const note = (seq: number, at: number) => entry({ seq, at, method: "notifications/progress", notification: true, params: { progressToken: 1, progress: seq } });
   const check = only([ok(1, 0, 10), limited(2, 20), note(3, 30), note(4, 30), note(5, 31), ok(6, 1_100, 50, 2)]);
