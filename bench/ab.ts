@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ab -- <checkout A> <checkout B> [modern|legacy|fault|proxied|classify|scenarios|health]`: one path of two checkouts
+ * `npm run bench:ab -- <checkout A> <checkout B> [modern|legacy|fault|injected|proxied|classify|scenarios|health]`: one path of two checkouts
  * (each served by its own `npm run serve`, side by side, fresh state), compared by workerd's **CPU time per request**
  * (utime + stime from /proc over each round's requests), which waiting for a core does not inflate, beside req/s.
  * ROUNDS rounds (default 6) of SECONDS seconds (default 3), the order of A and B reversed every other round; prints
@@ -13,7 +13,7 @@ import { classifyRequest, createSession, legacyEcho, legacyHandshake, modernEcho
 import { startSdk, startServe, type Running } from "./servers.ts";
 
 const [a, b, path = "modern"] = process.argv.slice(2);
-if (!a || !b) throw new Error("usage: npm run bench:ab -- <checkout A> <checkout B> [modern|legacy|fault|proxied|classify|scenarios|health]");
+if (!a || !b) throw new Error("usage: npm run bench:ab -- <checkout A> <checkout B> [modern|legacy|fault|injected|proxied|classify|scenarios|health]");
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const SECONDS = Number(process.env.SECONDS ?? 3);
 
@@ -33,6 +33,8 @@ async function requestFor(server: Running): Promise<Request> {
     await (await send(server.url, modernEcho(faulted.path))).arrayBuffer();
     return modernEcho(faulted.path);
   }
+  // Every call answered with an injected 503 (a text body): what the fault interpreter's own answers cost.
+  if (path === "injected") return modernEcho((await createSession(server.url, "errors.http_status_sequence", { params: { statusCodes: [503], countMethods: ["tools/call"], body: "text" } })).path);
   // Proxied: both sides in front of one SDK server, whose CPU is not counted (only workerd's is).
   if (path === "proxied") return modernEcho((await createSession(server.url, "baseline", { upstream: `${(upstream ??= await startSdk()).url}/mcp` })).path);
   const session = await createSession(server.url);

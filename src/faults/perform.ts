@@ -4,7 +4,7 @@ import { ErrorCode, errorMessage, injectedErrorMessage, type RequestId } from ".
 import { withResultType, withServerInfo } from "../wire/result-shape.ts";
 import { openStream, primingEvent, sseComment, sseEvent, SSE_HEADERS, type StreamWriter } from "../wire/sse.ts";
 import type { Era } from "../wire/versions.ts";
-import { JSON_HEADERS, jsonResponse } from "../wire/response.ts";
+import { JSON_HEADERS, jsonResponse, textResponse } from "../wire/response.ts";
 import { sleep } from "../base/sleep.ts";
 import { resourceMetadataUrl } from "../wire/resource-metadata.ts";
 import { sessionExpiredResponse } from "./session-expired.ts";
@@ -383,9 +383,9 @@ function statusResponse(status: number, kind: BodyKind, input: PerformInput, ret
     case "empty":
       return new Response(null, { status, headers: h });
     case "text":
-      return new Response(reason, { status, headers: { ...h, "content-type": "text/plain; charset=utf-8" } });
+      return textResponse(reason, { status, headers: { ...h, "content-type": "text/plain; charset=utf-8" } });
     case "html":
-      return new Response(HTML_PAGE.replaceAll("502 Bad Gateway", `${status} ${reason}`), {
+      return textResponse(HTML_PAGE.replaceAll("502 Bad Gateway", `${status} ${reason}`), {
         status,
         headers: { ...h, "content-type": "text/html; charset=utf-8" },
       });
@@ -398,7 +398,7 @@ function statusResponse(status: number, kind: BodyKind, input: PerformInput, ret
 
 /** Bad JSON goes where the message would have gone: the whole JSON body, or the data of one SSE event. */
 function badJson(text: string, input: Pick<Answered, "stream">, headers: Record<string, string> | undefined): Response {
-  return new Response(input.stream ? sseEvent(text) : text, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...headers } });
+  return textResponse(input.stream ? sseEvent(text) : text, { status: 200, headers: { ...(input.stream ? SSE_HEADERS : JSON_HEADERS), ...headers } });
 }
 
 async function malformed(variant: "invalid_json" | "truncated_json" | "wrong_content_type" | "html_page", input: PerformInput): Promise<Response> {
@@ -417,10 +417,10 @@ async function malformed(variant: "invalid_json" | "truncated_json" | "wrong_con
       return withAnswer(input, async (answered) => {
         const message = await answered.answer(undefined);
         if (!message) return accepted();
-        return new Response(JSON.stringify(message), { status: 200, headers: { ...answered.headers, "content-type": "text/plain; charset=utf-8" } });
+        return textResponse(JSON.stringify(message), { status: 200, headers: { ...answered.headers, "content-type": "text/plain; charset=utf-8" } });
       });
     case "html_page":
-      return new Response(HTML_PAGE, { status: 200, headers: { ...input.headers, "content-type": "text/html; charset=utf-8" } });
+      return textResponse(HTML_PAGE, { status: 200, headers: { ...input.headers, "content-type": "text/html; charset=utf-8" } });
   }
 }
 

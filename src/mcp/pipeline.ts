@@ -30,7 +30,7 @@ import { isTransportFault } from "../faults/schema.ts";
 import { perform, replyWith, type PerformInput } from "../faults/perform.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { ErrorCode, errorMessage, type RpcError } from "../wire/jsonrpc.ts";
-import { jsonResponse } from "../wire/response.ts";
+import { jsonResponse, textResponse } from "../wire/response.ts";
 import { SSE_HEADERS, sseEvent } from "../wire/sse.ts";
 import { MODERN_VERSION } from "../wire/versions.ts";
 import { builtinSource } from "./builtin.ts";
@@ -230,6 +230,6 @@ function resumed<Trace>(headers: Record<string, string>, session: SessionRuntime
   const kept = ResumableSchema.safeParse(lastEventId ? session.takeResumed(lastEventId) : undefined);
   if (!kept.success) return undefined;
   const { message, call } = kept.data;
-  const response = new Response(sseEvent(message, { id: `${lastEventId}-resumed` }), { status: 200, headers: SSE_HEADERS });
+  const response = textResponse(sseEvent(message, { id: `${lastEventId}-resumed` }), { status: 200, headers: SSE_HEADERS });
   return { response, facts: { text: "", body: undefined, headers, rpc: call.rpc, era: call.era, ...(call.protocolVersion ? { protocolVersion: call.protocolVersion } : {}) } };
 }

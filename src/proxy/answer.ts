@@ -3,7 +3,7 @@ import type { Emit, Reply } from "../faults/perform.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { parseJsonLimited } from "../base/json-limits.ts";
 import { ErrorCode, errorMessage, isRecord, type RequestId } from "../wire/jsonrpc.ts";
-import { jsonResponse } from "../wire/response.ts";
+import { jsonResponse, textResponse } from "../wire/response.ts";
 import { clientResponseHeaders } from "./forward.ts";
 import type { UpstreamTrace } from "./journal.ts";
 import { sseMessages, type SseEnd } from "./sse-reader.ts";
@@ -49,7 +49,7 @@ export async function upstreamAnswer(response: Response, requestId: RequestId | 
   trace.read(text, MAX_UPSTREAM_ANSWER_BYTES);
   const parsed = parseJsonLimited(text);
   // Not one JSON-RPC message: sent on as it came (already read, so from the text).
-  if (!parsed.ok || !isRecord(parsed.value)) return { response: new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+  if (!parsed.ok || !isRecord(parsed.value)) return { response: textResponse(text, { status: response.status, statusText: response.statusText, headers: response.headers }) };
   const message = parsed.value as Message;
   return { stream: false, status, headers, answer: async () => message };
 }

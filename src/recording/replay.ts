@@ -8,6 +8,7 @@ import type { AnswerSource, Exchange, SourceAnswer } from "../mcp/source.ts";
 import type { ToolDefinition } from "../mcp/tool.ts";
 import type { Deadline } from "../wire/deadline.ts";
 import { ErrorCode, errorMessage, isRecord } from "../wire/jsonrpc.ts";
+import { textResponse } from "../wire/response.ts";
 import { openStream } from "../wire/sse.ts";
 import { randomHex } from "../base/random-id.ts";
 import { sleep } from "../base/sleep.ts";
@@ -162,7 +163,7 @@ async function recorded(exchange: RecordedExchange, rewrite: Rewrite, headers: R
   const { status, body, events, headersAtMs } = exchange.response;
   await until(headersAtMs, clock);
   const noBody = status === 204 || status === 304 || (status >= 100 && status < 200);
-  if (!events) return new Response(noBody || body.text === "" ? null : rewriteJsonText(body.text, rewrite), { status, headers });
+  if (!events) return noBody || body.text === "" ? new Response(null, { status, headers }) : textResponse(rewriteJsonText(body.text, rewrite), { status, headers });
   const readable = openStream({ waitUntil, deadline: clock.deadline, sse: true }, async (out) => {
     let from = 0;
     for (const event of events) {
