@@ -17,11 +17,7 @@ interface Edge {
   x: Exchange;
 }
 
-/**
- * The most requests in flight at once among the arrivals no later than `cut` (or after it), with the one that reached
- * it. An arrival in the millisecond of the cut counts as before it: the journal's clock cannot order the two, and a
- * 429 answered within the millisecond it came (an answer known whole ends as it is handed on) is no reaction to itself.
- */
+/** The most requests in flight at once among the arrivals no later than `cut` (or after it), with the one that reached it. */
 interface Peak {
   most: number;
   at?: Exchange;
@@ -32,6 +28,8 @@ interface Peak {
 /**
  * One sweep over the requests' arrivals and ends, sorted once (n log n), each end `trimMs` sooner (never before its
  * arrival: such a request counts at the moment it arrives). An end and an arrival at the same millisecond do not overlap.
+ * An arrival in the millisecond of the cut counts as before it: the journal's clock cannot order the two, and a 429
+ * answered within the millisecond it came (an answer known whole ends as it is handed on) is no reaction to itself.
  */
 function peak(requests: readonly Exchange[], cut: number, after: boolean, trimMs: number): Peak {
   const edges: Edge[] = requests.flatMap((x) => {
